@@ -1,0 +1,120 @@
+"""Computer players with a skill level.
+
+A bot reads the game (including the correct answer, which it "knows" with the
+probability its skill gives), and returns one legal action. Each bot owns a
+``random.Random`` seeded from the game seed and its seat, so a bot-only game
+is fully determined by the seed.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..engine import Action, Attack, ChoiceAnswer, Game, GuessAnswer, Pick
+
+
+@dataclass(frozen=True)
+class BotSkill:
+    """How well a bot plays.
+
+    Attributes:
+        name: ``"easy"``, ``"medium"`` or ``"hard"``.
+        choice_accuracy: probability (0-1) of picking the correct option of a
+            multiple-choice question; otherwise a wrong option at random.
+        guess_spread: standard deviation of a guess relative to the correct
+            answer (0.1 = 10 %); for answers that look like years
+            (1000-2100) it is scaled to 250 years (0.1 = 25 years).
+        response_ms: (fastest, slowest) response time in milliseconds,
+            drawn uniformly; always within the question's timer.
+        silent_rate: probability of not answering at all.
+    """
+
+    name: str
+    choice_accuracy: float
+    guess_spread: float
+    response_ms: tuple[int, int]
+    silent_rate: float = 0.0
+
+
+EASY = BotSkill("easy", choice_accuracy=0.45, guess_spread=0.35, response_ms=(4000, 9000), silent_rate=0.05)
+MEDIUM = BotSkill("medium", choice_accuracy=0.65, guess_spread=0.18, response_ms=(2500, 7000))
+HARD = BotSkill("hard", choice_accuracy=0.85, guess_spread=0.07, response_ms=(1500, 5000))
+SKILLS = {s.name: s for s in (EASY, MEDIUM, HARD)}
+
+
+class Bot:
+    """A computer player for one seat.
+
+    Args:
+        seat: the 0-based seat it plays.
+        skill: a :class:`BotSkill` or its name.
+        seed: the game's seed (combined with the seat for the bot's own RNG).
+    """
+
+    def __init__(self, seat: int, skill: BotSkill | str = MEDIUM, seed: int = 0):
+        self.seat = seat
+        self.skill = SKILLS[skill] if isinstance(skill, str) else skill
+        self._rng = random.Random(f"bot:{seed}:{seat}")
+
+    def act(self, game: Game) -> Action:
+        """Return this bot's action for the game's current stage.
+
+        Raises:
+            ValueError: when the game does not await this bot's seat.
+        """
+        if self.seat not in game.current_players():
+            raise ValueError(f"the game does not await seat {self.seat + 1} ({game.stage})")
+        if game.stage == "answer":
+            return self._answer(game)
+        if game.stage == "pick":
+            return Pick(self.seat, self._choose_pick(game))
+        return Attack(self.seat, self._choose_target(game))
+
+    def response_ms(self, game: Game) -> int:
+        """A response time for the open question, within its timer."""
+        low, high = self.skill.response_ms
+        limit = int(game.time_limit_s() * 1000)
+        return min(self._rng.randint(low, high), limit)
+
+    def _answer(self, game: Game) -> Action:
+        asked = game.question
+        ms = self.response_ms(game)
+        silent = self._rng.random() < self.skill.silent_rate
+        if asked.is_guess:
+            return GuessAnswer(self.seat, None if silent else self._guess(asked.question.answer), None if silent else ms)
+        if silent:
+            return ChoiceAnswer(self.seat, None)
+        if self._rng.random() < self.skill.choice_accuracy:
+            return ChoiceAnswer(self.seat, asked.correct_option, ms)
+        wrong = [i for i in range(4) if i != asked.correct_option]
+        return ChoiceAnswer(self.seat, self._rng.choice(wrong), ms)
+
+    def _guess(self, correct: int) -> int:
+        scale = 250 if 1000 <= correct <= 2100 else max(correct, 10)
+        return max(0, round(correct + self._rng.gauss(0, self.skill.guess_spread * scale)))
+
+    def _choose_pick(self, game: Game) -> str:
+        """Prefer territories that border many free ones (room to grow)."""
+        options = game.legal_picks(self.seat)
+        free = {t for t, s in game.territories.items() if s.owner is None}
+        best = max(len(game.board.adjacency[t] & free) for t in options)
+        return self._rng.choice([t for t in options if len(game.board.adjacency[t] & free) == best])
+
+    def _choose_target(self, game: Game) -> str:
+        """Prefer a castle down to its last tower, then ordinary territories
+        (and ruins) by value, then castles with more towers standing; a bot
+        behind the leader in the last round goes for the weakest castle."""
+        options = game.legal_targets(self.seat)
+        leader = max(p.score for p in game.players)
+        last_chance = game.battle_round == len(game.rules.battle_rounds) and game.players[self.seat].score < leader
+
+        def appeal(t: str) -> tuple[int, int]:
+            s = game.territories[t]
+            if s.towers and last_chance:
+                return (3, -s.towers)  # behind in the last round: go for a castle
+            tier = 2 if s.towers == 1 else 1 if s.towers == 0 else 0
+            return (tier, s.value)
+
+        best = max(appeal(t) for t in options)
+        return self._rng.choice([t for t in options if appeal(t) == best])

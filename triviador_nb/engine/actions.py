@@ -1,0 +1,150 @@
+"""Actions: small frozen values with a one-line text form.
+
+Seats are 0-based in code and 1-based in text (``p1`` is seat 0), as players
+see them. Response times travel in the action in milliseconds; the engine
+never reads a clock.
+
+=============================  ==========================================
+text form                      action
+=============================  ==========================================
+``pick p1 HU-PE``              :class:`Pick` - take a free territory
+``attack p2 HU-BA``            :class:`Attack` - attack a territory
+``answer p3 1980 4200ms``      :class:`GuessAnswer` - a guess, 4.2 s
+``answer p1 B 3100ms``         :class:`ChoiceAnswer` - option B, 3.1 s
+``answer p2 none``             no answer (timer ran out)
+``timeout p1``                 :class:`Timeout` - territory choice ran out
+=============================  ==========================================
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+LETTERS = "ABCD"
+
+
+class ActionParseError(ValueError):
+    """A text action could not be read; the message quotes it."""
+
+
+def seat_text(seat: int) -> str:
+    """``0 -> "p1"``."""
+    return f"p{seat + 1}"
+
+
+def _time_text(ms: int | None) -> str:
+    return "" if ms is None else f" {ms}ms"
+
+
+@dataclass(frozen=True)
+class Pick:
+    """Take free territory ``territory`` during expansion."""
+
+    player: int
+    territory: str
+
+    def __str__(self) -> str:
+        return f"pick {seat_text(self.player)} {self.territory}"
+
+
+@dataclass(frozen=True)
+class Attack:
+    """Attack ``territory`` (owned by another player) during battle."""
+
+    player: int
+    territory: str
+
+    def __str__(self) -> str:
+        return f"attack {seat_text(self.player)} {self.territory}"
+
+
+@dataclass(frozen=True)
+class GuessAnswer:
+    """Answer a guess question with ``value`` (>= 0) after ``ms`` milliseconds.
+
+    ``value=None`` means no answer (D1: ranks last).
+    """
+
+    player: int
+    value: int | None
+    ms: int | None = None
+
+    def __str__(self) -> str:
+        if self.value is None:
+            return f"answer {seat_text(self.player)} none"
+        return f"answer {seat_text(self.player)} {self.value}{_time_text(self.ms)}"
+
+
+@dataclass(frozen=True)
+class ChoiceAnswer:
+    """Answer a multiple-choice question with option ``option`` (0-3 = A-D).
+
+    ``option=None`` means no answer, which counts as wrong (D2).
+    """
+
+    player: int
+    option: int | None
+    ms: int | None = None
+
+    def __str__(self) -> str:
+        if self.option is None:
+            return f"answer {seat_text(self.player)} none"
+        return f"answer {seat_text(self.player)} {LETTERS[self.option]}{_time_text(self.ms)}"
+
+
+@dataclass(frozen=True)
+class Timeout:
+    """The territory-choice timer of ``player`` ran out (D3: seeded random pick)."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"timeout {seat_text(self.player)}"
+
+
+Action = Pick | Attack | GuessAnswer | ChoiceAnswer | Timeout
+
+_SEAT = r"p(?P<seat>[1-9])"
+_PATTERNS = (
+    (re.compile(rf"^pick {_SEAT} (?P<t>\S+)$"), lambda m, s: Pick(s, m["t"])),
+    (re.compile(rf"^attack {_SEAT} (?P<t>\S+)$"), lambda m, s: Attack(s, m["t"])),
+    (re.compile(rf"^timeout {_SEAT}$"), lambda m, s: Timeout(s)),
+    (re.compile(rf"^answer {_SEAT} none$"), None),
+    (
+        re.compile(rf"^answer {_SEAT} (?P<v>\d+)(?: (?P<ms>\d+)ms)?$"),
+        lambda m, s: GuessAnswer(s, int(m["v"]), _ms(m)),
+    ),
+    (
+        re.compile(rf"^answer {_SEAT} (?P<o>[A-D])(?: (?P<ms>\d+)ms)?$"),
+        lambda m, s: ChoiceAnswer(s, LETTERS.index(m["o"]), _ms(m)),
+    ),
+)
+
+
+def _ms(match: re.Match[str]) -> int | None:
+    return None if match["ms"] is None else int(match["ms"])
+
+
+def parse_action(text: str, *, none_answer: type = GuessAnswer) -> Action:
+    """Read an action from its text form (see the module table).
+
+    Args:
+        text: e.g. ``"answer p3 1980 4200ms"``; surrounding spaces ignored.
+        none_answer: the class to build for ``"answer pN none"`` (the text
+            does not say which kind of question it answers);
+            :meth:`triviador_nb.engine.game.Game.parse` picks it from the
+            question being asked.
+
+    Raises:
+        ActionParseError: when the text matches no action form.
+    """
+    line = " ".join(text.split())
+    for pattern, build in _PATTERNS:
+        match = pattern.match(line)
+        if match:
+            seat = int(match["seat"]) - 1
+            if build is None:
+                return none_answer(seat, None)
+            return build(match, seat)
+    raise ActionParseError(f"cannot read action {text!r}; expected e.g. 'pick p1 HU-PE' or 'answer p2 1980 4200ms'")

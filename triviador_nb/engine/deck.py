@@ -1,0 +1,46 @@
+"""Drawing questions without repeats (D4)."""
+
+from __future__ import annotations
+
+import random
+from typing import Generic, Sequence, TypeVar
+
+Q = TypeVar("Q")
+
+
+class Deck(Generic[Q]):
+    """Questions of one type, shuffled once with the game's RNG, drawn in order.
+
+    When every question has been drawn, the deck is reshuffled and
+    :meth:`draw` reports it, so the game can record a warning event (D4).
+    """
+
+    def __init__(self, questions: Sequence[Q], rng: random.Random):
+        if not questions:
+            raise ValueError("a deck needs at least one question")
+        self._questions = list(questions)
+        self._rng = rng
+        self._order = self._shuffled()
+        self._next = 0
+
+    def _shuffled(self) -> list[Q]:
+        order = list(self._questions)
+        self._rng.shuffle(order)
+        return order
+
+    def draw(self) -> tuple[Q, bool]:
+        """Return ``(question, reshuffled)``; ``reshuffled`` is True when the
+        deck had run out and was shuffled again before this draw."""
+        reshuffled = False
+        if self._next == len(self._order):
+            self._order = self._shuffled()
+            self._next = 0
+            reshuffled = True
+        question = self._order[self._next]
+        self._next += 1
+        return question, reshuffled
+
+    @property
+    def remaining(self) -> int:
+        """Questions not yet drawn since the last shuffle."""
+        return len(self._order) - self._next

@@ -1,0 +1,558 @@
+"""A game: rule set + board + question bank + seed + actions.
+
+:class:`Game` follows the OpenSpiel shape: :meth:`Game.current_players`,
+:meth:`Game.legal_actions`, :meth:`Game.apply`, :attr:`Game.is_over`,
+:attr:`Game.ranking`. Chance (base draw, question draws, option order,
+battle order, timeouts) comes from one ``random.Random(seed)`` owned by the
+game, so ``Game.replay(rules, board, bank, seed, actions)`` rebuilds exactly
+the same game.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Iterable, Sequence
+
+from . import battle, expansion
+from .actions import Action, Attack, ChoiceAnswer, GuessAnswer, Pick, Timeout, parse_action, seat_text
+from .board import Board
+from .deck import Deck
+from .errors import (
+    AnswerTooLateError,
+    GameOverError,
+    IllegalActionError,
+    IllegalTerritoryError,
+    InvalidAnswerError,
+    NotYourTurnError,
+)
+from .events import Event
+from .questions import ChoiceQuestion, GuessQuestion, QuestionBank
+from .ranking import rank_guesses
+from .rules import BattleOrder, RuleSet
+from .state import AskedQuestion, BattleTurns, Phase, PlayerState, Purpose, TerritoryState
+from .state import Attack as AttackUnderWay
+
+
+class Game:
+    """One game in progress.
+
+    Args:
+        rules: the rule set (e.g. ``CONQUIZTADOR``).
+        board: the map's territories and adjacency.
+        bank: the questions.
+        seed: seeds the game's own RNG; same seed + same actions = same game.
+        names: display names per seat (default ``Player 1``...).
+
+    Raises:
+        ValueError: when the board cannot hold ``rules.players`` mutually
+            non-adjacent bases (D15).
+    """
+
+    def __init__(self, rules: RuleSet, board: Board, bank: QuestionBank, seed: int,
+                 names: Sequence[str] | None = None):
+        names = list(names) if names is not None else [f"Player {i + 1}" for i in range(rules.players)]
+        if len(names) != rules.players:
+            raise ValueError(f"{rules.title} needs {rules.players} player names, got {len(names)}")
+        self.rules = rules
+        self.board = board
+        self.bank = bank
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self.players = [PlayerState(seat, name) for seat, name in enumerate(names)]
+        self.territories = {t: TerritoryState() for t in board.territories}
+        self.phase = Phase.EXPANSION
+        self.events: list[Event] = []
+        self.actions: list[Action] = []
+        self.question: AskedQuestion | None = None
+        self.picks: list[int] = []
+        self.battle = BattleTurns()
+        self.attack: AttackUnderWay | None = None
+        self.ranking: tuple[int, ...] | None = None
+        self._tie_groups: list[tuple[int, ...]] = []
+        self._tiebreak_place: dict[int, int] = {}
+        self._guess_deck = Deck(bank.guess, self._rng)
+        self._choice_deck = Deck(bank.choice, self._rng)
+        self._draw_bases()
+        self._advance()
+
+    @classmethod
+    def replay(cls, rules: RuleSet, board: Board, bank: QuestionBank, seed: int,
+               actions: Iterable[Action | str], names: Sequence[str] | None = None) -> "Game":
+        """Rebuild a game from its seed and actions (objects or text forms)."""
+        game = cls(rules, board, bank, seed, names)
+        for action in actions:
+            game.apply(game.parse(action) if isinstance(action, str) else action)
+        return game
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def stage(self) -> str:
+        """What the game awaits: ``"answer"``, ``"pick"``, ``"attack"`` or ``"over"``."""
+        if self.is_over:
+            return "over"
+        if self.question is not None:
+            return "answer"
+        if self.picks:
+            return "pick"
+        return "attack"
+
+    def current_players(self) -> tuple[int, ...]:
+        """Seats that must act now (several while a question is open)."""
+        stage = self.stage
+        if stage == "answer":
+            return self.question.waiting_for
+        if stage == "pick":
+            return (self.picks[0],)
+        if stage == "attack":
+            return (self.attacker,)
+        return ()
+
+    @property
+    def attacker(self) -> int:
+        """The seat whose battle turn it is."""
+        return self.battle.order[self.battle.turn]
+
+    @property
+    def battle_round(self) -> int:
+        """The 1-based battle round (0 before the battle phase)."""
+        return self.battle.round + 1 if self.phase is not Phase.EXPANSION else 0
+
+    def time_limit_s(self) -> float:
+        """Seconds allowed for what the game awaits now (D3)."""
+        timers = self.rules.timers
+        if self.stage == "answer":
+            return timers.guess_s if self.question.is_guess else timers.choice_s
+        return timers.territory_s
+
+    def legal_picks(self, seat: int) -> list[str]:
+        """Territories ``seat`` may pick if it were their pick (adjacent-first rule)."""
+        return expansion.legal_picks(self.board, self.territories, seat)
+
+    def legal_targets(self, seat: int) -> list[str]:
+        """Territories ``seat`` may attack in the current battle round."""
+        targets = self.rules.battle_rounds[self.battle.round].targets
+        return battle.legal_targets(self.board, self.territories, self.players, seat, targets)
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action now.
+
+        Picks and attacks are listed one per territory. For an open question,
+        each waiting player's answers are listed without a response time:
+        the four options (multiple choice) or only "no answer" (guess
+        questions accept any whole number >= 0, which cannot be listed).
+        """
+        stage = self.stage
+        if stage == "pick":
+            seat = self.picks[0]
+            return [Pick(seat, t) for t in self.legal_picks(seat)]
+        if stage == "attack":
+            return [Attack(self.attacker, t) for t in self.legal_targets(self.attacker)]
+        if stage == "answer":
+            if self.question.is_guess:
+                return [GuessAnswer(p, None) for p in self.question.waiting_for]
+            return [ChoiceAnswer(p, o) for p in self.question.waiting_for for o in (0, 1, 2, 3, None)]
+        return []
+
+    def why_illegal(self, seat: int, territory: str) -> str | None:
+        """Why a click by ``seat`` on ``territory`` is not a legal pick or
+        attack now, as a sentence for the player; None when it is legal."""
+        stage = self.stage
+        if stage not in ("pick", "attack") or seat not in self.current_players():
+            return "it is not your turn to choose a territory"
+        names = [p.name for p in self.players]
+        if stage == "pick":
+            return expansion.pick_problem(self.board, self.territories, seat, territory, names)
+        targets = self.rules.battle_rounds[self.battle.round].targets
+        return battle.target_problem(self.board, self.territories, self.players, seat, territory,
+                                     targets, self.battle_round)
+
+    def score_invariant_problems(self) -> list[str]:
+        """D10: each score = owned territory values + bonuses + awards.
+
+        Returns one sentence per player whose score breaks the invariant.
+        """
+        problems = []
+        for p in self.players:
+            owned = sum(s.value for s in self.territories.values() if s.owner == p.seat)
+            expected = owned + p.bonuses + p.awards
+            if p.score != expected:
+                problems.append(f"{p.name}: score {p.score} != territories {owned} + bonuses {p.bonuses}"
+                                f" + awards {p.awards}")
+        return problems
+
+    def parse(self, text: str) -> Action:
+        """Read an action's text form; ``answer pN none`` is read as the kind of
+        answer the open question takes.
+
+        Raises:
+            ActionParseError: unreadable text.
+        """
+        kind = ChoiceAnswer if self.question is not None and not self.question.is_guess else GuessAnswer
+        return parse_action(text, none_answer=kind)
+
+    # ------------------------------------------------------------------ actions
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one action and return the events it caused.
+
+        Raises:
+            GameOverError: the game has ended.
+            NotYourTurnError: the player is not one the game awaits, or the
+                action is not the kind the game awaits.
+            IllegalTerritoryError: an illegal pick or attack (the reason says why).
+            InvalidAnswerError: an answer of the wrong kind or out of range.
+            AnswerTooLateError: a response time over the question's timer.
+
+        On any error the game is unchanged.
+        """
+        first_new = len(self.events)
+        self._check(action)
+        self.actions.append(action)
+        if isinstance(action, (GuessAnswer, ChoiceAnswer)):
+            self._answer(action)
+        elif isinstance(action, Timeout):
+            choices = self.legal_picks(action.player) if self.stage == "pick" else self.legal_targets(action.player)
+            chosen = self._rng.choice(choices)
+            self._log("warning", f"{self._name(action.player)} ran out of time; chosen at random: "
+                                 f"{self.board.names[chosen]}", seat=action.player, territory=chosen)
+            self._choose(action.player, chosen)
+        else:
+            self._choose(action.player, action.territory)
+        return self.events[first_new:]
+
+    def _check(self, action: Action) -> None:
+        phase = self.phase.value
+        if self.is_over:
+            raise GameOverError(action, phase, "the game is over")
+        if not 0 <= action.player < len(self.players):
+            raise NotYourTurnError(action, phase, f"there is no player {seat_text(action.player)}")
+        stage = self.stage
+        expected = {"answer": (GuessAnswer, ChoiceAnswer), "pick": (Pick, Timeout), "attack": (Attack, Timeout)}
+        if not isinstance(action, expected[stage]):
+            raise NotYourTurnError(action, phase, f"the game is waiting for {self._awaited()}")
+        if action.player not in self.current_players():
+            raise NotYourTurnError(action, phase, f"the game is waiting for {self._awaited()}")
+        if isinstance(action, (Pick, Attack)):
+            if isinstance(action, Pick) != (stage == "pick"):
+                raise NotYourTurnError(action, phase, f"the game is waiting for {self._awaited()}")
+            reason = self.why_illegal(action.player, action.territory)
+            if reason:
+                raise IllegalTerritoryError(action, phase, reason)
+        elif isinstance(action, (GuessAnswer, ChoiceAnswer)):
+            self._check_answer(action, phase)
+
+    def _check_answer(self, action: GuessAnswer | ChoiceAnswer, phase: str) -> None:
+        question = self.question
+        if isinstance(action, GuessAnswer) != question.is_guess:
+            kind = "a guess (a whole number)" if question.is_guess else "one of the options A-D"
+            raise InvalidAnswerError(action, phase, f"this question takes {kind}")
+        if isinstance(action, GuessAnswer) and action.value is not None and action.value < 0:
+            raise InvalidAnswerError(action, phase, "a guess must be a whole number >= 0")
+        if isinstance(action, ChoiceAnswer) and action.option not in (0, 1, 2, 3, None):
+            raise InvalidAnswerError(action, phase, "the option must be A, B, C or D")
+        if action.ms is not None:
+            limit_ms = round(self.time_limit_s() * 1000)
+            if action.ms < 0:
+                raise InvalidAnswerError(action, phase, "a response time cannot be negative")
+            if action.ms > limit_ms:
+                raise AnswerTooLateError(action, phase, f"answered after {action.ms} ms; the timer allows {limit_ms} ms")
+
+    def _awaited(self) -> str:
+        seats = ", ".join(self._name(s) for s in self.current_players())
+        return {"answer": f"answers from {seats}", "pick": f"{seats} to pick a territory",
+                "attack": f"{seats} to choose a territory to attack"}[self.stage]
+
+    # ------------------------------------------------------------------ flow
+
+    def _advance(self) -> None:
+        """Move on until the game awaits a player (or is over)."""
+        while not self.is_over and self.question is None:
+            if self.phase is Phase.EXPANSION:
+                if not expansion.free_territories(self.board, self.territories):
+                    self.picks.clear()
+                    self._start_battle()
+                    continue
+                if not self.picks:
+                    self._ask(Purpose.EXPANSION, tuple(p.seat for p in self.players))
+                return
+            if self.phase is Phase.BATTLE:
+                if self._next_attacker():
+                    return
+                continue
+            return
+
+    def _start_battle(self) -> None:
+        self.phase = Phase.BATTLE
+        self._log("phase", "Expansion is over: the battle begins", phase="battle")
+        self._start_round(0)
+
+    def _start_round(self, index: int) -> None:
+        spec = self.rules.battle_rounds[index]
+        in_game = [p.seat for p in self.players if p.in_game]
+        if spec.order is BattleOrder.RANDOM:
+            self._rng.shuffle(in_game)
+        else:
+            in_game.sort(key=lambda s: (-self.players[s].score, s))
+        self.battle = BattleTurns(round=index, order=tuple(in_game), turn=0)
+        order = ", ".join(self._name(s) for s in in_game)
+        self._log("round", f"Battle round {index + 1} of {len(self.rules.battle_rounds)} "
+                           f"({spec.targets.value}); order: {order}",
+                  round=index + 1, order=list(in_game), targets=spec.targets.value)
+
+    def _next_attacker(self) -> bool:
+        """Find the next player in this round who can attack; True if one awaits.
+
+        Players out of the game are passed over; a player with no legal
+        target skips the turn, recorded (D12). Ends the game after the last
+        round or when one player remains.
+        """
+        while True:
+            if sum(p.in_game for p in self.players) <= 1:
+                self._finish()
+                return False
+            if self.battle.turn >= len(self.battle.order):
+                if self.battle.round + 1 >= len(self.rules.battle_rounds):
+                    self._finish()
+                    return False
+                self._start_round(self.battle.round + 1)
+                continue
+            seat = self.attacker
+            if self.players[seat].in_game:
+                if self.legal_targets(seat):
+                    return True
+                self._log("skip", f"{self._name(seat)} has nothing to attack and skips the turn", seat=seat)
+            self.battle.turn += 1
+
+    def _choose(self, seat: int, territory: str) -> None:
+        if self.stage == "pick":
+            self._pick(seat, territory)
+        else:
+            self._start_attack(seat, territory)
+        self._advance()
+
+    def _pick(self, seat: int, territory: str) -> None:
+        self.picks.pop(0)
+        state = self.territories[territory]
+        state.owner = seat
+        state.value = self.rules.expansion_value
+        self.players[seat].score += state.value
+        self._log("pick", f"{self._name(seat)} takes {self.board.names[territory]} (+{state.value})",
+                  seat=seat, territory=territory, points=state.value)
+
+    def _start_attack(self, seat: int, territory: str) -> None:
+        defender = self.territories[territory].owner
+        self.attack = AttackUnderWay(seat, defender, territory)
+        state = self.territories[territory]
+        what = f"the castle of {self.board.names[territory]} ({state.towers} towers standing)" \
+            if state.towers else self.board.names[territory]
+        self._log("attack", f"{self._name(seat)} attacks {self._name(defender)}: {what}",
+                  seat=seat, defender=defender, territory=territory, towers=state.towers)
+        self._ask(Purpose.BATTLE, tuple(sorted((seat, defender))))
+
+    # ------------------------------------------------------------------ questions
+
+    def _ask(self, purpose: Purpose, seats: tuple[int, ...]) -> None:
+        if purpose is Purpose.BATTLE:
+            question, reshuffled = self._choice_deck.draw()
+            options = list(question.options)
+            self._rng.shuffle(options)
+            asked = AskedQuestion(question, purpose, seats, tuple(options), options.index(question.answer))
+        else:
+            question, reshuffled = self._guess_deck.draw()
+            asked = AskedQuestion(question, purpose, seats)
+        if reshuffled:
+            self._log("warning", f"every {question.kind} question has been asked; "
+                                 "used questions are shuffled and asked again (D4)", kind=question.kind)
+        self.question = asked
+        who = ", ".join(self._name(s) for s in seats)
+        self._log("question", f"{'Guess' if asked.is_guess else 'Multiple-choice'} question for {who}: "
+                              f"{question.text}", question=question.id, purpose=purpose.value, seats=list(seats))
+
+    def _answer(self, action: GuessAnswer | ChoiceAnswer) -> None:
+        self.question.answers[action.player] = action
+        if not self.question.waiting_for:
+            asked, self.question = self.question, None
+            self._resolve(asked)
+            self._advance()
+
+    def _resolve(self, asked: AskedQuestion) -> None:
+        if asked.is_guess:
+            order = rank_guesses(asked.question.answer, asked.answers)
+            self._log_answers(asked, order)
+            {Purpose.EXPANSION: self._after_expansion_guess,
+             Purpose.BATTLE_GUESS: self._after_battle_guess,
+             Purpose.TIEBREAK: self._after_tiebreak}[asked.purpose](order)
+        else:
+            right = {s for s, a in asked.answers.items() if a.option == asked.correct_option}
+            self._log_answers(asked, [s for s in asked.players if s in right])
+            self._after_battle_choice(right)
+
+    def _log_answers(self, asked: AskedQuestion, order: list[int]) -> None:
+        """Reveal the correct answer and each player's answer and time."""
+        q = asked.question
+        correct = str(q.answer) if asked.is_guess else f"{'ABCD'[asked.correct_option]}) {q.answer}"
+        parts = []
+        for seat in asked.players:
+            a = asked.answers[seat]
+            given = a.value if asked.is_guess else a.option
+            shown = "no answer" if given is None else (str(given) if asked.is_guess else
+                                                        f"{'ABCD'[given]}) {asked.options[given]}")
+            timing = "" if a.ms is None or given is None else f" in {a.ms / 1000:.1f} s"
+            parts.append(f"{self._name(seat)}: {shown}{timing}")
+        self._log("answers", f"Correct answer: {correct}. " + "; ".join(parts),
+                  question=q.id, correct=q.answer, order=order,
+                  answers={s: (getattr(a, "value", None) if asked.is_guess else a.option, a.ms)
+                           for s, a in asked.answers.items()})
+
+    def _after_expansion_guess(self, order: list[int]) -> None:
+        self.picks = expansion.pick_queue(order, self.rules.expansion_picks)
+
+    def _after_battle_choice(self, right: set[int]) -> None:
+        attack = self.attack
+        outcome = battle.choice_outcome(attack.attacker in right, attack.defender in right)
+        if outcome is battle.Outcome.GUESS_DECIDES:
+            self._log("battle", "Both answered right: a guess question decides")
+            self._ask(Purpose.BATTLE_GUESS, tuple(sorted((attack.attacker, attack.defender))))
+        elif outcome is battle.Outcome.ATTACKER_WINS:
+            self._attacker_wins()
+        else:
+            self._defender_wins(bonus=outcome is battle.Outcome.DEFENDED_WITH_BONUS)
+
+    def _after_battle_guess(self, order: list[int]) -> None:
+        if order[0] == self.attack.attacker:
+            self._attacker_wins()
+        else:
+            self._defender_wins(bonus=False)  # D6: no bonus for a tie-break win
+
+    def _defender_wins(self, bonus: bool) -> None:
+        attack, self.attack = self.attack, None
+        defender = self.players[attack.defender]
+        points = self.rules.defense_bonus if bonus else 0
+        defender.score += points
+        defender.bonuses += points
+        extra = f" and earns the defense bonus (+{points})" if points else ""
+        self._log("defend", f"{defender.name} holds {self.board.names[attack.territory]}{extra}",
+                  seat=defender.seat, territory=attack.territory, points=points)
+        self.battle.turn += 1
+
+    def _attacker_wins(self) -> None:
+        attack = self.attack
+        state = self.territories[attack.territory]
+        if state.towers:
+            state.towers -= 1
+            attack.battles_won += 1
+            self._log("tower", f"A tower of {self.board.names[attack.territory]} falls "
+                               f"({state.towers} left)", territory=attack.territory, towers=state.towers)
+            if state.towers:
+                self._ask(Purpose.BATTLE, tuple(sorted((attack.attacker, attack.defender))))
+                return
+            self._capture_base(attack)
+        else:
+            self._take(attack)
+        self.attack = None
+        self.battle.turn += 1
+
+    def _take(self, attack: AttackUnderWay) -> None:
+        """D7: the defender loses the value, the attacker gains 400, worth 400 now."""
+        state = self.territories[attack.territory]
+        lost, gained = state.value, self.rules.capture_value
+        self.players[attack.defender].score -= lost
+        self.players[attack.attacker].score += gained
+        state.owner, state.value = attack.attacker, gained
+        self._log("take", f"{self._name(attack.attacker)} takes {self.board.names[attack.territory]} "
+                          f"(+{gained}); {self._name(attack.defender)} loses {lost}",
+                  seat=attack.attacker, defender=attack.defender, territory=attack.territory,
+                  gained=gained, lost=lost)
+
+    def _capture_base(self, attack: AttackUnderWay) -> None:
+        """D9: everything of the defender passes to the attacker; the defender is out."""
+        winner, loser = self.players[attack.attacker], self.players[attack.defender]
+        taken = [t for t, s in self.territories.items() if s.owner == loser.seat]
+        for t in taken:
+            self.territories[t].owner = winner.seat
+        self.territories[attack.territory].value = self.rules.ruined_castle_value
+        moved = loser.score - loser.awards
+        winner.score += loser.score
+        winner.bonuses += loser.bonuses
+        winner.awards += loser.awards
+        loser.score = loser.bonuses = loser.awards = 0
+        loser.eliminated_in = len(self.events)
+        self._log("capture", f"{winner.name} captures the base of {loser.name} and takes all "
+                             f"{len(taken)} territories and {moved} points; {loser.name} is out of the game",
+                  seat=winner.seat, defender=loser.seat, territory=attack.territory, territories=taken)
+
+    # ------------------------------------------------------------------ end
+
+    def _finish(self) -> None:
+        in_game = sorted((p for p in self.players if p.in_game), key=lambda p: (-p.score, p.seat))
+        groups: dict[int, list[int]] = {}
+        for p in in_game:
+            groups.setdefault(p.score, []).append(p.seat)
+        self._tie_groups = [tuple(g) for g in groups.values() if len(g) > 1]
+        if self._tie_groups:
+            self.phase = Phase.TIEBREAK
+            self._next_tiebreak()
+        else:
+            self._declare_ranking()
+
+    def _next_tiebreak(self) -> None:
+        group = self._tie_groups.pop(0)
+        names = " and ".join(self._name(s) for s in group)
+        self._log("phase", f"{names} have {self.players[group[0]].score} points each: "
+                           "a guess question decides their order", phase="tie-break", seats=list(group))
+        self._ask(Purpose.TIEBREAK, group)
+
+    def _after_tiebreak(self, order: list[int]) -> None:
+        for place, seat in enumerate(order):
+            self._tiebreak_place[seat] = place
+        points = self.rules.tiebreak_points
+        if points:
+            winner = self.players[order[0]]
+            winner.score += points
+            winner.awards += points
+        if self._tie_groups:
+            self._next_tiebreak()
+        else:
+            self._declare_ranking()
+
+    def _declare_ranking(self) -> None:
+        in_game = [p for p in self.players if p.in_game]
+        out = [p for p in self.players if not p.in_game]
+        in_game.sort(key=lambda p: (-p.score, self._tiebreak_place.get(p.seat, 0), p.seat))
+        out.sort(key=lambda p: -p.eliminated_in)  # eliminated later ranks higher
+        self.ranking = tuple(p.seat for p in in_game + out)
+        self.phase = Phase.OVER
+        lines = "; ".join(f"{i + 1}. {self._name(s)} {self.players[s].score}" for i, s in enumerate(self.ranking))
+        self._log("ranking", f"Game over. Final ranking: {lines}", ranking=list(self.ranking),
+                  scores=[p.score for p in self.players])
+
+    # ------------------------------------------------------------------ helpers
+
+    def _draw_bases(self) -> None:
+        """Random, mutually non-adjacent bases worth 1000 with 3 towers each (D12, D15)."""
+        candidates = self.board.independent_sets(self.rules.players)
+        if not candidates:
+            raise ValueError(f"map {self.board.name!r} has no {self.rules.players} mutually "
+                             "non-adjacent territories for the bases (D15)")
+        bases = self._rng.sample(self._rng.choice(candidates), self.rules.players)
+        for seat, territory in enumerate(bases):
+            state = self.territories[territory]
+            state.owner, state.base_of = seat, seat
+            state.value, state.towers = self.rules.base_value, self.rules.base_towers
+            self.players[seat].score += state.value
+        listing = ", ".join(f"{self._name(s)}: {self.board.names[t]}" for s, t in enumerate(bases))
+        self._log("bases", f"Bases drawn - {listing}", bases=list(bases))
+
+    def _name(self, seat: int) -> str:
+        return self.players[seat].name
+
+    def _log(self, kind: str, text: str, **data: object) -> None:
+        self.events.append(Event(len(self.events), kind, text, data))
+
+
+__all__ = ["Game", "IllegalActionError"]
