@@ -42,14 +42,17 @@ class Game:
         bank: the questions.
         seed: seeds the game's own RNG; same seed + same actions = same game.
         names: display names per seat (default ``Player 1``...).
+        bases: a base territory per seat, instead of the random draw (for
+            set-piece lessons and tests); must be mutually non-adjacent.
 
     Raises:
         ValueError: when the board cannot hold ``rules.players`` mutually
-            non-adjacent bases (D15).
+            non-adjacent bases (D15), or ``bases`` are unknown, too few or
+            adjacent.
     """
 
     def __init__(self, rules: RuleSet, board: Board, bank: QuestionBank, seed: int,
-                 names: Sequence[str] | None = None):
+                 names: Sequence[str] | None = None, bases: Sequence[str] | None = None):
         names = list(names) if names is not None else [f"Player {i + 1}" for i in range(rules.players)]
         if len(names) != rules.players:
             raise ValueError(f"{rules.title} needs {rules.players} player names, got {len(names)}")
@@ -72,7 +75,7 @@ class Game:
         self._tiebreak_place: dict[int, int] = {}
         self._guess_deck = Deck(bank.guess, self._rng)
         self._choice_deck = Deck(bank.choice, self._rng)
-        self._draw_bases()
+        self._place_bases(bases)
         self._advance()
 
     @classmethod
@@ -533,20 +536,35 @@ class Game:
 
     # ------------------------------------------------------------------ helpers
 
-    def _draw_bases(self) -> None:
-        """Random, mutually non-adjacent bases worth 1000 with 3 towers each (D12, D15)."""
-        candidates = self.board.independent_sets(self.rules.players)
-        if not candidates:
-            raise ValueError(f"map {self.board.name!r} has no {self.rules.players} mutually "
-                             "non-adjacent territories for the bases (D15)")
-        bases = self._rng.sample(self._rng.choice(candidates), self.rules.players)
+    def _place_bases(self, bases: Sequence[str] | None) -> None:
+        """Random (or given), mutually non-adjacent bases worth 1000 with 3 towers each (D12, D15)."""
+        how = "drawn" if bases is None else "placed"
+        if bases is None:
+            candidates = self.board.independent_sets(self.rules.players)
+            if not candidates:
+                raise ValueError(f"map {self.board.name!r} has no {self.rules.players} mutually "
+                                 "non-adjacent territories for the bases (D15)")
+            bases = self._rng.sample(self._rng.choice(candidates), self.rules.players)
+        else:
+            self._check_bases(bases)
         for seat, territory in enumerate(bases):
             state = self.territories[territory]
             state.owner, state.base_of = seat, seat
             state.value, state.towers = self.rules.base_value, self.rules.base_towers
             self.players[seat].score += state.value
         listing = ", ".join(f"{self._name(s)}: {self.board.names[t]}" for s, t in enumerate(bases))
-        self._log("bases", f"Bases drawn - {listing}", bases=list(bases))
+        self._log("bases", f"Bases {how} - {listing}", bases=list(bases))
+
+    def _check_bases(self, bases: Sequence[str]) -> None:
+        if len(bases) != self.rules.players:
+            raise ValueError(f"{self.rules.title} needs {self.rules.players} bases, got {len(bases)}")
+        unknown = [b for b in bases if b not in self.territories]
+        if unknown:
+            raise ValueError(f"unknown base territories: {', '.join(unknown)}")
+        touching = [f"{a}-{b}" for i, a in enumerate(bases) for b in bases[i + 1:]
+                    if a == b or self.board.borders(a, b)]
+        if touching:
+            raise ValueError(f"bases must not border each other (D15): {', '.join(touching)}")
 
     def _name(self, seat: int) -> str:
         return self.players[seat].name
