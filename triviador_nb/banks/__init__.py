@@ -1,0 +1,23 @@
+"""Question bank loaders: CSV files in, validated :class:`QuestionBank` out.
+
+See :mod:`triviador_nb.banks.csv_bank` for the file format.
+"""
+
+from triviador_nb.banks.csv_bank import (
+    builtin_bank_names,
+    check_bank_file,
+    check_bank_files,
+    load_bank,
+    load_builtin_bank,
+)
+from triviador_nb.banks.problems import BankError, BankProblem
+
+__all__ = [
+    "BankError",
+    "BankProblem",
+    "builtin_bank_names",
+    "check_bank_file",
+    "check_bank_files",
+    "load_bank",
+    "load_builtin_bank",
+]

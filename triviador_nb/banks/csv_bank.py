@@ -1,0 +1,502 @@
+"""Question banks in the project's CSV format, read with pandas.
+
+One question per row; columns are found by header name, in any order:
+
+* ``type`` - ``guess`` or ``choice``.
+* ``question`` - the text shown to players, kept literally (no markup is
+  processed).
+* ``answer`` - guess: the correct whole number >= 0, written with digits only
+  (``1000``; ``1 000``, ``1,000`` and ``1.000`` are errors, surrounding
+  spaces are fine). Choice: the correct option's text.
+* ``wrong_1``, ``wrong_2``, ``wrong_3`` - choice: the three wrong options.
+  Required as columns only when the file has a choice row.
+* ``category``, ``difficulty``, ``source`` - optional metadata.
+* ``id`` - optional; an empty id becomes ``<file stem>:<row>``.
+
+Files are UTF-8 (with or without BOM) and comma-separated. Header names match
+ignoring case and surrounding spaces; every cell is stripped of surrounding
+spaces. Blank rows are skipped but still counted, so row numbers are the ones
+a spreadsheet shows (header = row 1). When a required column is missing, only
+the header is checked.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import warnings
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+from pandas.errors import EmptyDataError, ParserError, ParserWarning
+
+from triviador_nb.banks.problems import BankError, BankProblem, Severity
+from triviador_nb.engine.questions import ChoiceQuestion, GuessQuestion, QuestionBank
+from triviador_nb.resources import data_dir
+
+REQUIRED_COLUMNS = ("type", "question", "answer")
+WRONG_COLUMNS = ("wrong_1", "wrong_2", "wrong_3")
+OPTION_COLUMNS = ("answer", *WRONG_COLUMNS)
+METADATA_COLUMNS = ("category", "difficulty", "source")
+KNOWN_COLUMNS = (*REQUIRED_COLUMNS, *WRONG_COLUMNS, *METADATA_COLUMNS, "id")
+KINDS = ("guess", "choice")
+MAX_QUESTION_CHARS = 200
+MAX_OPTION_CHARS = 60
+
+WHOLE_ROW = "-"
+"""The ``column`` of a problem about a whole row or the whole file."""
+
+StrPath = str | os.PathLike[str]
+
+
+@dataclass(frozen=True)
+class _Sheet:
+    """One bank file as checked: question rows indexed by spreadsheet row number."""
+
+    file: str
+    rows: pd.DataFrame
+    problems: list[BankProblem]
+
+
+# ---------------------------------------------------------------- public API
+
+
+def check_bank_file(path: StrPath) -> list[BankProblem]:
+    """Every problem in one bank file (errors and warnings), by row then column.
+
+    Raises:
+        FileNotFoundError: the file does not exist (other ``OSError`` for
+            unreadable files). Content problems are returned, never raised.
+    """
+    return check_bank_files([path])
+
+
+def check_bank_files(paths: Iterable[StrPath]) -> list[BankProblem]:
+    """Every problem in bank files meant to be loaded together.
+
+    Problems are grouped by file (in the given order), then sorted by row and
+    column. Besides each file's own problems this reports ids repeated across
+    files, and - when there is no other error - a bank lacking guess or choice
+    questions.
+
+    Raises:
+        FileNotFoundError: a file does not exist.
+    """
+    return _check_sheets([Path(path) for path in paths])[1]
+
+
+def load_bank(path_or_paths: StrPath | Iterable[StrPath], name: str | None = None) -> QuestionBank:
+    """Load one bank file, or several merged into one bank (in the given order).
+
+    Args:
+        path_or_paths: a CSV file, or several; ids must be unique across them.
+        name: the bank's label; default the file stems joined by ``+``.
+
+    Returns:
+        The bank; its ``warnings`` hold every warning as
+        ``FILE:ROW:COLUMN: warning: message``.
+
+    Raises:
+        BankError: any error in any file; ``.problems`` lists them all.
+        FileNotFoundError: a file does not exist.
+        ValueError: no path given.
+    """
+    paths = _as_paths(path_or_paths)
+    sheets, problems = _check_sheets(paths)
+    errors = [problem for problem in problems if problem.is_error]
+    if errors:
+        raise BankError(errors)
+    rows = pd.concat([sheet.rows for sheet in sheets])
+    kind = rows["type"].str.lower()
+    return QuestionBank(
+        guess=tuple(_guess_question(record) for record in rows[kind == "guess"].to_dict("records")),
+        choice=tuple(_choice_question(record) for record in rows[kind == "choice"].to_dict("records")),
+        name=name or "+".join(path.stem for path in paths),
+        warnings=tuple(str(problem) for problem in problems),
+    )
+
+
+def builtin_bank_names() -> list[str]:
+    """Names of the built-in banks (``<name>.csv`` in the question bank folder), sorted."""
+    return sorted(path.stem for path in data_dir("question_banks").glob("*.csv"))
+
+
+def load_builtin_bank(name: str = "general_knowledge_en") -> QuestionBank:
+    """Load the built-in bank ``name`` (see :func:`builtin_bank_names`).
+
+    Raises:
+        ValueError: no built-in bank has that name (the message lists them).
+        BankError: the shipped file has errors.
+    """
+    names = builtin_bank_names()
+    if name not in names:
+        raise ValueError(f"no built-in question bank {name!r} (available: {', '.join(names) or 'none'})")
+    return load_bank(data_dir("question_banks") / f"{name}.csv", name=name)
+
+
+def _as_paths(path_or_paths: StrPath | Iterable[StrPath]) -> list[Path]:
+    if isinstance(path_or_paths, (str, os.PathLike)):
+        return [Path(path_or_paths)]
+    paths = [Path(path) for path in path_or_paths]
+    if not paths:
+        raise ValueError("no question bank files given")
+    return paths
+
+
+def _check_sheets(paths: list[Path]) -> tuple[list[_Sheet], list[BankProblem]]:
+    sheets: list[_Sheet] = []
+    for path in paths:
+        sheets.append(_check_file(path, sheets))
+    problems = [problem for sheet in sheets for problem in sheet.problems]
+    if not any(problem.is_error for problem in problems):
+        problems += _missing_kind_problems(sheets)
+    return sheets, problems
+
+
+def _missing_kind_problems(sheets: list[_Sheet]) -> list[BankProblem]:
+    kinds = set(pd.concat([sheet.rows["type"] for sheet in sheets]).str.lower())
+    label = "+".join(sheet.file for sheet in sheets)
+    return [
+        BankProblem(
+            label,
+            1,
+            "type",
+            f"the bank has no {kind} questions; a game needs both kinds "
+            "(add some, or load this file together with a bank that has them)",
+        )
+        for kind in KINDS
+        if kind not in kinds
+    ]
+
+
+def _guess_question(record: dict[str, str]) -> GuessQuestion:
+    return GuessQuestion(
+        id=record["id"], text=record["question"], answer=int(record["answer"]), **_metadata(record)
+    )
+
+
+def _choice_question(record: dict[str, str]) -> ChoiceQuestion:
+    return ChoiceQuestion(
+        id=record["id"],
+        text=record["question"],
+        answer=record["answer"],
+        wrong=(record["wrong_1"], record["wrong_2"], record["wrong_3"]),
+        **_metadata(record),
+    )
+
+
+def _metadata(record: dict[str, str]) -> dict[str, str]:
+    return {column: record[column] for column in METADATA_COLUMNS}
+
+
+# ------------------------------------------------------------ one file
+
+
+def _check_file(path: Path, earlier: list[_Sheet]) -> _Sheet:
+    """Read and check one file; ``earlier`` are the files before it in the same bank."""
+    file = str(path)
+    table, problems = _read_table(path, file)
+    if table is None:
+        return _Sheet(file, _no_rows(), problems)
+    header = list(table.iloc[0])
+    body = table.iloc[1:]
+    rows = _question_rows(header, body)
+    problems += _header_problems(file, header, body)
+    missing = _missing_columns(file, header, rows)
+    if missing:
+        return _Sheet(file, _no_rows(), _sorted(problems + missing, header))
+    if rows.empty:
+        problems.append(BankProblem(file, 1, WHOLE_ROW, "no questions: the file has a header but no question rows"))
+    rows = _with_ids(rows, path.stem)
+    problems += _row_problems(file, rows, earlier)
+    return _Sheet(file, rows, _sorted(problems, header))
+
+
+def _no_rows() -> pd.DataFrame:
+    return pd.DataFrame(columns=list(KNOWN_COLUMNS), dtype=object)
+
+
+def _sorted(problems: list[BankProblem], header: list[str]) -> list[BankProblem]:
+    """Problems by row, then by the column's place in the header (whole-row first)."""
+    position = {WHOLE_ROW: -1}
+    for place, name in enumerate(header):
+        position.setdefault(name, place)
+        position.setdefault(name.lower(), place)
+    return sorted(problems, key=lambda problem: (problem.row, position.get(problem.column, len(header))))
+
+
+# ------------------------------------------------------------ reading
+
+
+_SKIPPED_LINE = re.compile(r"Skipping line (\d+): expected (\d+) fields, saw (\d+)")
+_OPEN_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
+
+
+def _read_table(path: Path, file: str) -> tuple[pd.DataFrame | None, list[BankProblem]]:
+    """The file's cells, header row included, stripped and indexed by spreadsheet row.
+
+    The table is None when nothing can be read. Rows with more cells than the
+    header are left out of the table and reported.
+    """
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return None, [
+            BankProblem(
+                file,
+                1,
+                WHOLE_ROW,
+                f"the file is not UTF-8 text (byte {data[exc.start]:#04x} on line {line}); "
+                "save it as 'CSV UTF-8' from your spreadsheet program",
+            )
+        ]
+    if not text.strip():
+        expected = ",".join((*REQUIRED_COLUMNS, *WRONG_COLUMNS))
+        return None, [BankProblem(file, 1, WHOLE_ROW, f"the file is empty; expected a header row such as {expected}")]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ParserWarning)
+        try:
+            table = pd.read_csv(
+                io.StringIO(text),
+                header=None,
+                dtype=str,
+                keep_default_na=False,
+                skip_blank_lines=False,
+                on_bad_lines="warn",
+            )
+        except EmptyDataError:  # the text is not blank, so its first line is
+            return None, [BankProblem(file, 1, WHOLE_ROW, "row 1 is blank; the header must be the first row")]
+        except ParserError as exc:
+            return None, [_parse_problem(file, exc)]
+    too_long = _too_long_rows(file, caught)
+    skipped = {problem.row for problem in too_long}
+    table.index = [row for row in range(1, len(table) + len(skipped) + 1) if row not in skipped]
+    return table.fillna("").map(str.strip), too_long
+
+
+def _too_long_rows(file: str, caught: list[warnings.WarningMessage]) -> list[BankProblem]:
+    """The rows pandas skipped (``on_bad_lines="warn"``) for having too many cells."""
+    messages = "\n".join(str(warning.message) for warning in caught if issubclass(warning.category, ParserWarning))
+    return [
+        BankProblem(
+            file,
+            int(row),
+            WHOLE_ROW,
+            f"this row has {saw} cells but the header has {expected}; "
+            "put a cell that contains a comma in double quotes",
+        )
+        for row, expected, saw in _SKIPPED_LINE.findall(messages)
+    ]
+
+
+def _parse_problem(file: str, exc: ParserError) -> BankProblem:
+    unclosed = _OPEN_QUOTE.search(str(exc))
+    if unclosed:  # pandas counts rows from 0
+        return BankProblem(
+            file, int(unclosed[1]) + 1, WHOLE_ROW, 'a quoted cell starting on this row is never closed (a " is missing)'
+        )
+    return BankProblem(file, 1, WHOLE_ROW, f"cannot read the file as CSV: {exc}")
+
+
+# ------------------------------------------------------------ header
+
+
+def _question_rows(header: list[str], body: pd.DataFrame) -> pd.DataFrame:
+    """The non-blank rows' known columns (the first of each name; absent ones empty)."""
+    first: dict[str, int] = {}
+    for place, name in enumerate(header):
+        first.setdefault(name.lower(), place)
+    rows = pd.DataFrame(
+        {column: body[first[column]] if column in first else "" for column in KNOWN_COLUMNS},
+        index=body.index,
+        dtype=object,
+    )
+    return rows[rows.ne("").any(axis=1)]
+
+
+def _header_problems(file: str, header: list[str], body: pd.DataFrame) -> list[BankProblem]:
+    problems = []
+    for place, name in enumerate(header):
+        key = name.lower()
+        if not name:
+            if body[place].ne("").any():
+                problems.append(
+                    BankProblem(
+                        file, 1, WHOLE_ROW, f"column {place + 1} has cells but no header; they are ignored", "warning"
+                    )
+                )
+        elif key in (earlier.lower() for earlier in header[:place]):
+            problems.append(BankProblem(file, 1, name, f"column {name!r} appears twice; only the first one is read"))
+        elif key not in KNOWN_COLUMNS:
+            known = ", ".join(KNOWN_COLUMNS)
+            problems.append(
+                BankProblem(file, 1, name, f"unknown column {name!r} is ignored (known columns: {known})", "warning")
+            )
+    return problems
+
+
+def _missing_columns(file: str, header: list[str], rows: pd.DataFrame) -> list[BankProblem]:
+    if len(header) == 1 and any(separator in header[0] for separator in ";\t"):
+        return [
+            BankProblem(
+                file,
+                1,
+                WHOLE_ROW,
+                f"the header is one cell {header[0]!r}: the file seems to use ';' or tabs between cells; "
+                "save it as comma-separated CSV",
+            )
+        ]
+    present = {name.lower() for name in header}
+    problems = [
+        BankProblem(file, 1, column, f"missing required column {column!r}")
+        for column in REQUIRED_COLUMNS
+        if column not in present
+    ]
+    if rows["type"].str.lower().eq("choice").any():
+        problems += [
+            BankProblem(file, 1, column, f"missing column {column!r} (required because the file has choice questions)")
+            for column in WRONG_COLUMNS
+            if column not in present
+        ]
+    return problems
+
+
+# ------------------------------------------------------------ rows
+
+
+def _row_problems(file: str, rows: pd.DataFrame, earlier: list[_Sheet]) -> list[BankProblem]:
+    kind = rows["type"].str.lower()
+    return [
+        *_type_problems(file, rows["type"], kind),
+        *_question_problems(file, rows["question"]),
+        *_guess_problems(file, rows[kind == "guess"]),
+        *_choice_problems(file, rows[kind == "choice"]),
+        *_id_problems(file, rows["id"]),
+        *_ids_used_before(file, rows["id"], earlier),
+    ]
+
+
+def _flag(
+    file: str, where: pd.Series, column: str, message: str | pd.Series, severity: Severity = "error"
+) -> list[BankProblem]:
+    """One problem per row where ``where`` is true (a Series indexed by row number).
+
+    ``message`` is one text for every row, or a Series of texts indexed like ``where``.
+    """
+    messages = message if isinstance(message, pd.Series) else pd.Series(message, index=where.index)
+    return [BankProblem(file, int(row), column, text, severity) for row, text in messages[where].items()]
+
+
+def _quoted(cells: pd.Series) -> pd.Series:
+    """Cell texts as they appear in messages: ``'gues'``."""
+    return cells.map(repr)
+
+
+def _row_numbers(cells: pd.Series) -> pd.Series:
+    return cells.index.to_series(index=cells.index)
+
+
+def _earlier_row(keys: pd.Series) -> pd.Series:
+    """For each row, the first row above it with the same key, or 0 when there is none."""
+    rows = _row_numbers(keys)
+    first = rows.groupby(keys).transform("first")
+    return first.where(first != rows, 0)
+
+
+def _with_ids(rows: pd.DataFrame, stem: str) -> pd.DataFrame:
+    """``rows`` with every empty id replaced by ``<stem>:<row>``."""
+    generated = stem + ":" + _row_numbers(rows["id"]).astype(str)
+    return rows.assign(id=rows["id"].where(rows["id"].ne(""), generated))
+
+
+def _type_problems(file: str, found: pd.Series, kind: pd.Series) -> list[BankProblem]:
+    expected = "(expected 'guess' or 'choice')"
+    unknown = ~kind.isin(("", *KINDS))
+    return _flag(file, kind.eq(""), "type", f"type is empty {expected}") + _flag(
+        file, unknown, "type", "unknown type " + _quoted(found) + f" {expected}"
+    )
+
+
+def _question_problems(file: str, text: pd.Series) -> list[BankProblem]:
+    length = text.str.len()
+    same_as = _earlier_row(text.str.casefold().str.split().str.join(" "))
+    too_long = "question is " + length.astype(str) + (
+        f" characters long; more than {MAX_QUESTION_CHARS} is too long to read on a projector"
+    )
+    repeated = "same question as row " + same_as.astype(str)
+    return [
+        *_flag(file, text.eq(""), "question", "question is empty"),
+        *_flag(file, length > MAX_QUESTION_CHARS, "question", too_long, "warning"),
+        *_flag(file, text.ne("") & same_as.gt(0), "question", repeated, "warning"),
+    ]
+
+
+def _guess_problems(file: str, guess: pd.DataFrame) -> list[BankProblem]:
+    answer = guess["answer"]
+    empty = answer.eq("")
+    not_digits = ~answer.str.fullmatch(r"[0-9]+").astype(bool) & ~empty
+    problems = [
+        *_flag(file, empty, "answer", "guess answer is empty (write a whole number, e.g. 1000)"),
+        *_flag(
+            file,
+            not_digits,
+            "answer",
+            "guess answer " + _quoted(answer) + " is not a whole number >= 0 (write digits only, e.g. 1000)",
+        ),
+    ]
+    for column in WRONG_COLUMNS:
+        ignored = "guess questions have no wrong options; this cell is ignored"
+        problems += _flag(file, guess[column].ne(""), column, ignored, "warning")
+    return problems
+
+
+def _choice_problems(file: str, choice: pd.DataFrame) -> list[BankProblem]:
+    problems = []
+    for column in OPTION_COLUMNS:
+        cells = choice[column]
+        length = cells.str.len()
+        empty = f"{column} is empty (a choice question needs its answer and 3 wrong options)"
+        too_long = "option is " + length.astype(str) + (
+            f" characters long; more than {MAX_OPTION_CHARS} does not fit on an answer button"
+        )
+        problems += _flag(file, cells.eq(""), column, empty)
+        problems += _flag(file, length > MAX_OPTION_CHARS, column, too_long, "warning")
+    return problems + _repeated_options(file, choice)
+
+
+def _repeated_options(file: str, choice: pd.DataFrame) -> list[BankProblem]:
+    """Options equal to an option to their left in the same row, ignoring case."""
+    keys = {column: choice[column].str.casefold() for column in OPTION_COLUMNS}
+    problems = []
+    for place, column in enumerate(OPTION_COLUMNS):
+        flagged = keys[column].eq("")
+        for earlier in OPTION_COLUMNS[:place]:
+            same = keys[column].eq(keys[earlier]) & ~flagged
+            message = "option " + _quoted(choice[column]) + f" repeats {earlier} (the 4 options must all differ)"
+            problems += _flag(file, same, column, message)
+            flagged |= same
+    return problems
+
+
+def _id_problems(file: str, ids: pd.Series) -> list[BankProblem]:
+    earlier = _earlier_row(ids)
+    message = "duplicate id " + _quoted(ids) + ": rows " + earlier.astype(str) + " and " + _row_numbers(ids).astype(str)
+    return _flag(file, earlier.gt(0), "id", message)
+
+
+def _ids_used_before(file: str, ids: pd.Series, earlier: list[_Sheet]) -> list[BankProblem]:
+    """Ids of this file already used in the bank's earlier files."""
+    used: dict[str, str] = {}
+    for sheet in earlier:
+        for row, id_ in sheet.rows["id"].items():
+            used.setdefault(id_, f"{sheet.file} row {row}")
+    return [
+        BankProblem(file, int(row), "id", f"duplicate id {id_!r}: {used[id_]} and {file} row {row}")
+        for row, id_ in ids.items()
+        if id_ in used
+    ]
