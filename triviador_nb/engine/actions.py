@@ -90,7 +90,10 @@ class ChoiceAnswer:
     def __str__(self) -> str:
         if self.option is None:
             return f"answer {seat_text(self.player)} none"
-        return f"answer {seat_text(self.player)} {LETTERS[self.option]}{_time_text(self.ms)}"
+        # an out-of-range option still needs a text form: the engine quotes it when refusing it
+        valid = isinstance(self.option, int) and 0 <= self.option < len(LETTERS)
+        letter = LETTERS[self.option] if valid else f"<option {self.option!r}>"
+        return f"answer {seat_text(self.player)} {letter}{_time_text(self.ms)}"
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,13 @@ class Board:
         object.__setattr__(self, "names", MappingProxyType(dict(names)))
         object.__setattr__(self, "adjacency", MappingProxyType(adj))
 
+    def __reduce__(self):
+        # the mapping proxies cannot be pickled; rebuild from plain dicts
+        return (Board, (self.name, dict(self.names), {t: sorted(n) for t, n in self.adjacency.items()}))
+
+    def __deepcopy__(self, memo: dict) -> "Board":
+        return self  # immutable: a copied game shares its board
+
     def __len__(self) -> int:
         return len(self.territories)
 

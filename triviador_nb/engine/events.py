@@ -18,7 +18,7 @@ class Event:
         index: position in the log (0-based).
         kind: one of ``bases``, ``phase``, ``round``, ``question``,
             ``answers``, ``pick``, ``attack``, ``battle``, ``tower``,
-            ``take``, ``defend``, ``capture``, ``skip``, ``warning``,
+            ``take``, ``defend``, ``capture``, ``skip``, ``timeout``, ``warning``,
             ``ranking``.
         text: a sentence for players, e.g. ``"Anna takes Baranya (+200)"``.
         data: the facts behind the text (seats, territory ids, points).

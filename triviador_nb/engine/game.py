@@ -75,14 +75,17 @@ class Game:
         self._tiebreak_place: dict[int, int] = {}
         self._guess_deck = Deck(bank.guess, self._rng)
         self._choice_deck = Deck(bank.choice, self._rng)
+        self._given_bases = tuple(bases) if bases is not None else None
         self._place_bases(bases)
         self._advance()
 
     @classmethod
     def replay(cls, rules: RuleSet, board: Board, bank: QuestionBank, seed: int,
-               actions: Iterable[Action | str], names: Sequence[str] | None = None) -> "Game":
-        """Rebuild a game from its seed and actions (objects or text forms)."""
-        game = cls(rules, board, bank, seed, names)
+               actions: Iterable[Action | str], names: Sequence[str] | None = None,
+               bases: Sequence[str] | None = None) -> "Game":
+        """Rebuild a game from its seed and actions (objects or text forms);
+        pass the same ``bases`` as the original game if it placed them."""
+        game = cls(rules, board, bank, seed, names, bases)
         for action in actions:
             game.apply(game.parse(action) if isinstance(action, str) else action)
         return game
@@ -216,17 +219,31 @@ class Game:
         first_new = len(self.events)
         self._check(action)
         self.actions.append(action)
+        try:
+            self._perform(action)
+        except Exception:
+            self._restore(self.actions[:-1])
+            raise
+        return self.events[first_new:]
+
+    def _perform(self, action: Action) -> None:
         if isinstance(action, (GuessAnswer, ChoiceAnswer)):
             self._answer(action)
         elif isinstance(action, Timeout):
             choices = self.legal_picks(action.player) if self.stage == "pick" else self.legal_targets(action.player)
             chosen = self._rng.choice(choices)
-            self._log("warning", f"{self._name(action.player)} ran out of time; chosen at random: "
+            self._log("timeout", f"{self._name(action.player)} ran out of time; chosen at random: "
                                  f"{self.board.names[chosen]}", seat=action.player, territory=chosen)
             self._choose(action.player, chosen)
         else:
             self._choose(action.player, action.territory)
-        return self.events[first_new:]
+
+    def _restore(self, actions: list[Action]) -> None:
+        """Rebuild this game from its seed and ``actions`` after a fault, so an
+        unexpected error never leaves a half-applied action behind."""
+        fresh = Game.replay(self.rules, self.board, self.bank, self.seed, actions,
+                            names=[p.name for p in self.players], bases=self._given_bases)
+        self.__dict__.update(fresh.__dict__)
 
     def _check(self, action: Action) -> None:
         phase = self.phase.value
@@ -258,7 +275,8 @@ class Game:
             raise InvalidAnswerError(action, phase, "a guess must be a whole number >= 0")
         if isinstance(action, ChoiceAnswer) and action.option not in (0, 1, 2, 3, None):
             raise InvalidAnswerError(action, phase, "the option must be A, B, C or D")
-        if action.ms is not None:
+        given = action.value if isinstance(action, GuessAnswer) else action.option
+        if action.ms is not None and given is not None:  # a late "no answer" is still no answer
             limit_ms = round(self.time_limit_s() * 1000)
             if action.ms < 0:
                 raise InvalidAnswerError(action, phase, "a response time cannot be negative")
@@ -374,7 +392,8 @@ class Game:
         self.question = asked
         who = ", ".join(self._name(s) for s in seats)
         self._log("question", f"{'Guess' if asked.is_guess else 'Multiple-choice'} question for {who}: "
-                              f"{question.text}", question=question.id, purpose=purpose.value, seats=list(seats))
+                              f"{question.text}", question=question.id, kind=question.kind, purpose=purpose.value,
+                  seats=list(seats))
 
     def _answer(self, action: GuessAnswer | ChoiceAnswer) -> None:
         self.question.answers[action.player] = action
@@ -408,7 +427,9 @@ class Game:
             timing = "" if a.ms is None or given is None else f" in {a.ms / 1000:.1f} s"
             parts.append(f"{self._name(seat)}: {shown}{timing}")
         self._log("answers", f"Correct answer: {correct}. " + "; ".join(parts),
-                  question=q.id, correct=q.answer, order=order,
+                  question=q.id, question_text=q.text, kind=q.kind, purpose=asked.purpose.value,
+                  options=list(asked.options), correct_option=asked.correct_option,
+                  correct=q.answer, order=order,
                   answers={s: (getattr(a, "value", None) if asked.is_guess else a.option, a.ms)
                            for s, a in asked.answers.items()})
 
@@ -478,9 +499,11 @@ class Game:
         taken = [t for t, s in self.territories.items() if s.owner == loser.seat]
         for t in taken:
             self.territories[t].owner = winner.seat
-        self.territories[attack.territory].value = self.rules.ruined_castle_value
+        base = self.territories[attack.territory]
+        revalued = self.rules.ruined_castle_value - base.value  # 0 unless a rule set changes it (D10)
+        base.value = self.rules.ruined_castle_value
         moved = loser.score - loser.awards
-        winner.score += loser.score
+        winner.score += loser.score + revalued
         winner.bonuses += loser.bonuses
         winner.awards += loser.awards
         loser.score = loser.bonuses = loser.awards = 0
@@ -569,7 +592,7 @@ class Game:
     def _name(self, seat: int) -> str:
         return self.players[seat].name
 
-    def _log(self, kind: str, text: str, **data: object) -> None:
+    def _log(self, kind: str, text: str, /, **data: object) -> None:
         self.events.append(Event(len(self.events), kind, text, data))
 
 

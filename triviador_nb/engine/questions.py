@@ -91,4 +91,5 @@ class QuestionBank:
             guess=self.guess + other.guess,
             choice=self.choice + other.choice,
             name=f"{self.name}+{other.name}",
+            warnings=self.warnings + other.warnings,
         )
