@@ -12,7 +12,9 @@ unreadable files (message on stderr).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+import time
 from collections.abc import Sequence
 
 from triviador_nb.banks import check_bank_files, load_bank
@@ -37,7 +39,54 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     _add_bank_parser(commands)
+    _add_simulate_parser(commands)
     return parser
+
+
+def _add_simulate_parser(commands: argparse._SubParsersAction) -> None:
+    simulate = commands.add_parser(
+        "simulate",
+        help="play bot-only games headless and print figures",
+        description="Play N games with a bot in every seat; print wins by seat, mean actions and speed.",
+    )
+    simulate.add_argument("--rules", default="conquiztador", help="rule set name (default: conquiztador)")
+    simulate.add_argument("--map", default="hungary", help="built-in map name or a GeoJSON file (default: hungary)")
+    simulate.add_argument("--bank", nargs="+", default=["general_knowledge_en"], metavar="FILE",
+                          help="question bank CSV file(s) or a built-in bank name")
+    simulate.add_argument("--games", type=int, default=100, help="number of games (default: 100)")
+    simulate.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
+    simulate.add_argument("--skills", nargs="+", default=None, metavar="SKILL",
+                          help="bot skill per seat: easy, medium or hard (default: medium for all)")
+    simulate.add_argument("--json", action="store_true", help="print one JSON object")
+    simulate.set_defaults(run=_run_simulate)
+
+
+def _run_simulate(args: argparse.Namespace) -> int:
+    from triviador_nb.engine import find_rule_set
+    from triviador_nb.simulate import play_bot_game, summarise
+    from triviador_nb.ui import resolve_bank, resolve_map
+
+    try:
+        rules = find_rule_set(args.rules)
+        game_map = resolve_map(args.map)
+        bank = resolve_bank(args.bank[0] if len(args.bank) == 1 else args.bank)
+        if args.games < 1:
+            raise ValueError("--games must be at least 1")
+        if args.skills is not None and len(args.skills) != rules.players:
+            raise ValueError(f"--skills needs {rules.players} skills for {rules.title}, got {len(args.skills)}")
+    except (ValueError, OSError) as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    games = [play_bot_game(rules, game_map.board, bank, args.seed + i, args.skills) for i in range(args.games)]
+    summary = summarise(games, time.perf_counter() - start).as_dict()
+    summary = {"rules": rules.name, "map": game_map.board.name, **summary}
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        for key, value in summary.items():
+            print(f"{key}: {value}")
+    return 0
 
 
 def _add_bank_parser(commands: argparse._SubParsersAction) -> None:

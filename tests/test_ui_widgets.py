@@ -1,0 +1,234 @@
+"""Headless widget tests: clicks, typed guesses, timers and map clicks, no browser.
+
+The app runs on a ManualScheduler, so timers and bot delays move only when a
+test advances the clock.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from triviador_nb.engine import ChoiceAnswer, GuessAnswer
+from triviador_nb.maps import load_builtin_map
+from triviador_nb.ui import ManualScheduler, play
+from triviador_nb.ui.map_view import MapView
+from triviador_nb.ui.palette import FREE, SEAT_COLOURS
+from triviador_nb.ui.question_panel import parse_guess
+from triviador_nb.ui.traffic import WidgetTraffic
+
+
+@pytest.fixture
+def clock() -> ManualScheduler:
+    return ManualScheduler()
+
+
+@pytest.fixture
+def app(clock):
+    return play(seed=7, scheduler=clock)
+
+
+def finish_question(clock: ManualScheduler, app) -> None:
+    """Let bots answer and the result pause pass."""
+    clock.advance(app.game.rules.timers.choice_s + app.reveal_s + 0.5)
+
+
+def test_map_has_one_polygon_per_territory_and_no_tiles(app):
+    layers = app.map_view.map.layers
+    assert len(app.map_view.polygons) == 19
+    assert not any(type(layer).__name__ == "TileLayer" for layer in layers)  # offline (DESIGN.md)
+
+
+def test_first_question_is_a_guess_for_everyone_without_the_answer_on_screen(app):
+    asked = app.game.question
+    assert asked.is_guess and asked.players == (0, 1, 2)
+    shown = app.panel.header.value + app.panel.text.value + app.panel.feedback.value
+    assert asked.question.text.split()[0] in shown
+    assert f">{asked.question.answer}<" not in shown  # the correct answer is not revealed yet
+    assert app.panel.controls.children[0].children == (app.panel.guess_box, app.panel.answer_button)
+
+
+def test_typed_guess_submits_on_enter_with_its_response_time(clock, app):
+    clock.advance(2.5)
+    app.panel.guess_box.value = " 1848 "  # Enter sends the value (continuous_update=False)
+    assert [a for a in app.game.actions if a.player == 0] == [GuessAnswer(0, 1848, 2500)]
+    assert app.panel.guess_box.disabled
+    assert "Answer sent: 1848 in 2.5 s" in app.panel.feedback.value
+
+
+def test_invalid_guess_is_refused_with_a_reason_and_nothing_is_sent(app):
+    app.panel.guess_box.value = "1,848"
+    assert app.game.actions == []
+    assert "is not a whole number" in app.panel.feedback.value
+    app.panel.guess_box.value = "1848"
+    app.panel.answer_button.click()
+    assert app.game.actions == [GuessAnswer(0, 1848, 0)]
+
+
+def test_parse_guess_accepts_digits_only():
+    assert parse_guess(" 42 ") == 42
+    assert [parse_guess(t) for t in ("1 000", "1,000", "-5", "3.5", "", "x")] == [None] * 6
+
+
+def test_guess_timer_runs_out_to_no_answer_d3(clock, app):
+    clock.advance(app.game.rules.timers.guess_s + 0.3)
+    human = [a for a in app.game.actions if a.player == 0]
+    assert human == [GuessAnswer(0, None)]
+    assert "Time is up" in app.panel.feedback.value or app.reveal.value
+
+
+def test_bots_answer_after_their_response_time(clock, app):
+    assert app.game.actions == []
+    clock.advance(1.0)
+    assert app.game.actions == []  # no bot answers within the first second (fastest: 1.5 s)
+    clock.advance(8.5)  # 9.5 s: the medium bot answers within 7 s, the hard one within 5 s
+    assert sorted(a.player for a in app.game.actions) == [1, 2]
+    assert all(1500 <= a.ms <= 7000 for a in app.game.actions)
+
+
+def test_result_reveals_correct_answer_and_every_answer_and_time(clock, app):
+    answer = app.game.question.question.answer
+    app.panel.guess_box.value = str(answer)
+    clock.advance(10)
+    reveal = app.reveal.value
+    assert f"Correct answer: <b>{answer}</b>" in reveal
+    assert "exact" in reveal and reveal.count("<tr>") == 3 and " s</td>" in reveal
+
+
+def play_to_human_pick(clock, app):
+    """Answer guesses exactly until the human has a pick."""
+    for _ in range(200):
+        game = app.game
+        if game.stage == "pick" and game.current_players() == (0,) and not app._paused:
+            return
+        if game.stage == "answer" and 0 in game.question.waiting_for and app.panel._accepting:
+            app.panel.guess_box.value = str(game.question.question.answer)
+        clock.advance(0.5)
+    raise AssertionError("the human never got a pick")
+
+
+def test_map_click_picks_a_legal_territory_and_recolours_it(clock, app):
+    play_to_human_pick(clock, app)
+    legal = app.game.legal_picks(0)
+    assert app.map_view.polygons[legal[0]].weight == 4  # outlined: choosable
+    app.map_view.click(legal[0])
+    assert app.game.territories[legal[0]].owner == 0
+    assert app.map_view.polygons[legal[0]].fill_color == SEAT_COLOURS["red"]
+
+
+def test_illegal_map_click_says_why_and_changes_nothing(clock, app):
+    play_to_human_pick(clock, app)
+    game = app.game
+    taken = next(t for t, s in game.territories.items() if s.owner not in (None, 0))
+    before = list(game.actions)
+    app.map_view.click(taken)
+    assert game.actions == before
+    assert f"You cannot choose {game.board.names[taken]}: {game.board.names[taken]} already belongs to" \
+        in app.message.value
+
+
+def test_click_when_it_is_not_your_turn_says_so(app):
+    app.map_view.click("HU-PE")
+    assert "Pest: it is not your turn to choose a territory." in app.message.value
+
+
+def test_choice_buttons_answer_a_battle_question(clock):
+    app = play(seed=7, scheduler=clock)
+    for _ in range(2000):
+        game = app.game
+        asked = game.question
+        if asked is not None and not asked.is_guess and 0 in asked.waiting_for and app.panel._accepting:
+            break
+        if game.stage in ("pick", "attack") and game.current_players() == (0,) and not app._paused:
+            app.map_view.click((game.legal_picks(0) if game.stage == "pick" else game.legal_targets(0))[0])
+        elif asked is not None and asked.is_guess and 0 in asked.waiting_for and app.panel._accepting:
+            app.panel.guess_box.value = str(asked.question.answer)
+        clock.advance(0.5)
+    else:
+        raise AssertionError("no multiple-choice question reached the human")
+    labels = [b.description for b in app.panel.choice_buttons]
+    assert [label[:3] for label in labels] == ["A) ", "B) ", "C) ", "D) "]
+    assert [label[3:] for label in labels] == list(asked.options)
+    clock.advance(1.0)
+    shown_for_ms = round((clock.now() - app._asked_at) * 1000)
+    assert 1000 <= shown_for_ms <= 1500
+    app.panel.choice_buttons[2].click()
+    assert ChoiceAnswer(0, 2, shown_for_ms) in app.game.actions
+    assert app.panel.choice_buttons[2].button_style == "info"
+    assert all(b.disabled for b in app.panel.choice_buttons)
+
+
+def test_a_whole_game_is_played_through_the_widgets(clock):
+    app = play(seed=11, scheduler=clock, pace=0.2)
+    for _ in range(5000):
+        game = app.game
+        if game.is_over:
+            break
+        asked = game.question
+        if game.stage in ("pick", "attack") and game.current_players() == (0,) and not app._paused:
+            app.map_view.click((game.legal_picks(0) if game.stage == "pick" else game.legal_targets(0))[0])
+        elif asked is not None and 0 in asked.waiting_for and app.panel._accepting:
+            if asked.is_guess:
+                app.panel.guess_box.value = str(asked.question.answer)
+            else:
+                app.panel.choice_buttons[asked.correct_option].click()
+        clock.advance(0.25)
+    assert app.game.is_over
+    assert app.game.score_invariant_problems() == []
+    assert "Final ranking" in app.ranking.value
+    assert app.play_again.layout.display == "flex"
+    assert "Game over" in app.status.value
+
+
+def test_play_again_starts_the_next_game(clock, app):
+    app.autoplay()
+    seed = app.game.seed
+    app.play_again.click()
+    assert app.game.seed == seed + 1 and not app.game.is_over
+    assert app.game.stage == "answer" and app.ranking.value == ""
+
+
+def test_autoplay_finishes_the_game_and_ignores_pending_timers(clock, app):
+    game = app.autoplay()
+    assert game.is_over and game.ranking is not None
+    actions = len(game.actions)
+    clock.advance(60)  # timers from before autoplay must not act any more
+    assert len(game.actions) == actions
+
+
+def test_watch_mode_has_no_human(clock):
+    app = play(you=None, bots=("easy", "medium", "hard"), seed=3, scheduler=clock, pace=0)
+    clock.advance(600)
+    assert app.game.is_over
+    app.map_view.click("HU-PE")
+    assert "you are watching" in app.message.value
+
+
+def test_play_rejects_a_wrong_number_of_bots():
+    with pytest.raises(ValueError, match="ConQUIZtador is for 3 players"):
+        play(bots=("easy",))
+
+
+def test_bank_markup_is_shown_literally(clock, tmp_path):
+    bank = tmp_path / "markup.csv"
+    bank.write_text("type,question,answer,wrong_1,wrong_2,wrong_3\n"
+                    "guess,<b>How many</b> <script>x</script>?,7,,,\n"
+                    "choice,<i>Pick</i>,a,b,c,d\n", encoding="utf-8")
+    app = play(bank=str(bank), seed=1, scheduler=clock)
+    assert "&lt;b&gt;How many&lt;/b&gt; &lt;script&gt;" in app.panel.text.value
+    assert "<script>" not in app.panel.text.value
+
+
+def test_recolouring_one_territory_sends_under_1_kb():
+    view = MapView(load_builtin_map("hungary"))
+    owners = {t: None for t in view.polygons}
+    values = {t: 0 for t in view.polygons}
+    towers = {t: None for t in view.polygons}
+    view.show(owners, values, towers, 3)
+    with WidgetTraffic() as traffic:
+        owners["HU-PE"], values["HU-PE"] = SEAT_COLOURS["blue"], 200
+        view.show(owners, values, towers, 3)
+    assert 0 < traffic.total_bytes < 1024
+    with WidgetTraffic() as traffic:
+        view.show(owners, values, towers, 3)
+    assert traffic.total_bytes == 0  # nothing changed, nothing sent
+    assert view.polygons["HU-BA"].fill_color == FREE

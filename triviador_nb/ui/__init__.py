@@ -1,0 +1,84 @@
+"""The notebook UI: :func:`play` starts a game against bots on a real map."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Sequence
+
+from ..banks import load_bank, load_builtin_bank
+from ..bots import Bot
+from ..engine import Game, QuestionBank, find_rule_set
+from ..maps import GameMap, load_builtin_map, load_map
+from .app import GameApp
+from .scheduler import LoopScheduler, ManualScheduler, Scheduler
+
+__all__ = ["play", "GameApp", "LoopScheduler", "ManualScheduler", "resolve_bank", "resolve_map"]
+
+
+def resolve_bank(bank: str | Path | Sequence[str | Path] | QuestionBank) -> QuestionBank:
+    """A question bank from a built-in name, a CSV path, several paths, or a bank.
+
+    Raises:
+        BankError: a CSV file has errors (every one is listed).
+        ValueError: an unknown built-in name (the known ones are listed).
+    """
+    if isinstance(bank, QuestionBank):
+        return bank
+    if isinstance(bank, (list, tuple)):
+        return load_bank(list(bank))
+    if str(bank).endswith(".csv") or Path(bank).exists():
+        return load_bank(bank)
+    return load_builtin_bank(str(bank))
+
+
+def resolve_map(game_map: str | Path | GameMap) -> GameMap:
+    """A map from a built-in name (e.g. ``"hungary"``), a GeoJSON path, or a map."""
+    if isinstance(game_map, GameMap):
+        return game_map
+    if str(game_map).endswith(".geojson") or Path(game_map).exists():
+        return load_map(game_map)
+    return load_builtin_map(str(game_map))
+
+
+def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledge_en",
+         rules: str = "conquiztador", you: str | None = "Your team", bots: Sequence[str] = ("medium", "hard"),
+         seed: int | None = None, pace: float = 1.0, scheduler: Scheduler | None = None) -> GameApp:
+    """Start a game in the notebook: you against bots.
+
+    Args:
+        map: a built-in map name, a GeoJSON file, or a loaded map.
+        bank: a built-in bank name, a CSV path (or a list of them), or a bank.
+        rules: a rule set name (``"conquiztador"``).
+        you: your display name (a team's name when a class plays together);
+            None to watch bots play every seat.
+        bots: a skill per bot seat: ``"easy"``, ``"medium"`` or ``"hard"``.
+        seed: the game number; the same number replays the same draws.
+            None picks one at random (shown in the title).
+        pace: 1.0 for realistic bot delays, smaller for a faster game.
+        scheduler: the clock; the kernel's asyncio loop by default.
+
+    Returns:
+        The :class:`GameApp`; display it (it is the cell's value).
+
+    Raises:
+        ValueError: the number of bots does not fill the rule set's seats.
+    """
+    rule_set = find_rule_set(rules)
+    humans = 0 if you is None else 1
+    if humans + len(bots) != rule_set.players:
+        raise ValueError(f"{rule_set.title} is for {rule_set.players} players: with "
+                         f"{'you' if humans else 'no human'}, give {rule_set.players - humans} bot skills, "
+                         f"not {len(bots)}")
+    game_map = resolve_map(map)
+    question_bank = resolve_bank(bank)
+    human = 0 if you is not None else None
+    skills = dict(enumerate(bots, start=humans))
+    names = ([you] if you is not None else []) + [f"Bot {i} ({s})" for i, s in enumerate(bots, start=1)]
+
+    def new_game(game_seed: int) -> tuple[Game, dict[int, Bot]]:
+        game = Game(rule_set, game_map.board, question_bank, game_seed, names=names)
+        return game, {seat: Bot(seat, skill, game_seed) for seat, skill in skills.items()}
+
+    game, seat_bots = new_game(seed if seed is not None else secrets.randbelow(1_000_000))
+    return GameApp(game, game_map, human, seat_bots, scheduler=scheduler, pace=pace, new_game=new_game)

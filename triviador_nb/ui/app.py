@@ -1,0 +1,342 @@
+"""The playable game in a notebook: map, panels, timers, bots and a human seat.
+
+:class:`GameApp` renders a :class:`~triviador_nb.engine.Game` and turns clicks
+into actions. Bots act after a short, realistic delay and countdowns run on
+the kernel's asyncio loop (:mod:`.scheduler`), so the kernel never blocks.
+Every callback is guarded: an error is shown in the message line, and the
+game in progress is kept.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+import ipywidgets as w
+
+from ..bots import Bot
+from ..engine import (
+    AnswerTooLateError,
+    ChoiceAnswer,
+    Event,
+    Game,
+    GuessAnswer,
+    IllegalActionError,
+    Pick,
+    Timeout,
+)
+from ..engine import Attack as AttackAction
+from ..maps import GameMap
+from . import panels
+from .map_view import MapView
+from .palette import seat_colour
+from .question_panel import QuestionPanel
+from .scheduler import LoopScheduler, Scheduler
+from .styles import CSS
+
+TICK_S = 0.25  # countdown refresh, seconds
+
+
+class GameApp:
+    """One game on screen.
+
+    Args:
+        game: a new game.
+        game_map: the map the game's board comes from.
+        human: the seat the person at the screen plays, or None to watch bots.
+        bots: seat -> bot for every other seat.
+        scheduler: the clock (default: the kernel's asyncio loop).
+        pace: multiplies every bot delay and the pause after a result
+            (1.0 = realistic, 0 = instant).
+        reveal_s: seconds the result of a question stays before play goes on.
+        think_s: seconds a bot takes to choose a territory.
+        new_game: makes the next game for "Play again" (seed -> Game).
+
+    Attributes:
+        widget: the root widget (the app also displays itself).
+        map_view, panel: the map and the question panel (tests click them).
+    """
+
+    def __init__(self, game: Game, game_map: GameMap, human: int | None, bots: Mapping[int, Bot],
+                 scheduler: Scheduler | None = None, pace: float = 1.0, reveal_s: float = 3.0,
+                 think_s: float = 1.2, new_game: Callable[[int], tuple[Game, Mapping[int, Bot]]] | None = None):
+        self.game = game
+        self.game_map = game_map
+        self.human = human
+        self.bots = dict(bots)
+        self.scheduler = scheduler or LoopScheduler()
+        self.pace, self.reveal_s, self.think_s = pace, reveal_s, think_s
+        self._new_game = new_game
+        self._epoch = 0  # bumped to invalidate every pending callback
+        self._asked = None  # the AskedQuestion on screen
+        self._asked_at = 0.0
+        self._turn_started = 0.0
+        self._paused = False  # showing a result before play goes on
+        self._last_reveal: Event | None = None
+        self._build_widgets()
+        self._step()
+
+    # ------------------------------------------------------------------ layout
+
+    def _build_widgets(self) -> None:
+        self.map_view = MapView(self.game_map)
+        self.map_view.on_territory_click(lambda t: self._guarded(self._territory_clicked, t))
+        self.panel = QuestionPanel()
+        self.panel.on_choice(lambda i: self._guarded(self._human_choice, i))
+        self.panel.on_guess(lambda v: self._guarded(self._human_guess, v))
+        self.title = w.HTML()
+        self.status = w.HTML()
+        self.message = w.HTML(layout={"min_height": "1.6em"})
+        self.scoreboard = w.HTML()
+        self.reveal = w.HTML()
+        self.log = w.HTML()
+        self.ranking = w.HTML()
+        self.play_again = w.Button(description="Play again", button_style="success",
+                                   layout={"width": "100%", "height": "50px", "display": "none"},
+                                   style={"font_size": "20px", "font_weight": "bold"})
+        self.play_again.on_click(lambda _: self._guarded(self.restart))
+        side = w.VBox([self.scoreboard, self.panel.widget, self.ranking, self.play_again, self.reveal, self.log],
+                      layout={"width": "40%", "padding": "0 0 0 12px", "overflow": "visible"})
+        board = w.VBox([self.map_view.map, w.HTML('<div class="tnb-note" style="font-size:12px">'
+                                                  'Map: Made with Natural Earth</div>')],
+                       layout={"width": "60%"})
+        self.widget = w.VBox([w.HTML(CSS), self.title, self.status, self.message, w.HBox([board, side])],
+                             layout={"width": "100%"})
+        self.widget.add_class("tnb-root")
+
+    def _repr_mimebundle_(self, **kwargs: object) -> dict:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    # ------------------------------------------------------------------ flow
+
+    def _step(self) -> None:
+        """Render, then arrange what happens next: a prompt, a countdown, a bot."""
+        self._paused = False
+        self._render()
+        game = self.game
+        if game.is_over:
+            self.panel.clear("The game is over.")
+            return
+        if game.stage == "answer":
+            self._start_question()
+        else:
+            self._start_turn()
+
+    def _start_question(self) -> None:
+        asked = self.game.question
+        if asked is self._asked:
+            return  # already on screen; countdown and bots are running
+        self._asked, self._asked_at = asked, self.scheduler.now()
+        limit = self.game.time_limit_s()
+        can_answer = self.human in asked.waiting_for
+        self.panel.ask(self._question_title(asked), asked.question.text, asked.options, can_answer, limit)
+        for seat in asked.waiting_for:
+            if seat in self.bots:
+                action = self.bots[seat].act(self.game)
+                delay = (action.ms if action.ms is not None else limit * 1000) / 1000 * self.pace
+                self._later(delay, self._bot_answer(asked, action))
+        self._countdown(limit, self._asked_at, lambda: self.game.question is asked, self._answer_timed_out)
+
+    def _question_title(self, asked) -> str:
+        kind = "Guess question" if asked.is_guess else "Multiple-choice question"
+        names = " vs ".join(self.game.players[s].name for s in asked.players)
+        if asked.purpose.value == "expansion":
+            return f"{kind} · everyone answers · closest wins"
+        if asked.purpose.value == "battle guess":
+            return f"{kind} · both were right · closest wins · {names}"
+        return f"{kind} · {names}"
+
+    def _start_turn(self) -> None:
+        game = self.game
+        seat = game.current_players()[0]
+        self._asked = None
+        self._turn_started = self.scheduler.now()
+        count = len(game.actions)
+        if seat == self.human:
+            limit = game.time_limit_s()
+            if game.stage == "pick":
+                text = "Click a free territory next to yours on the map."
+            else:
+                text = "Click a territory to attack (outlined on the map)."
+            self.panel.prompt("Your turn", text, limit)
+            self._countdown(limit, self._turn_started, lambda: len(self.game.actions) == count,
+                            lambda: self._apply(Timeout(seat)))
+        else:
+            name = game.players[seat].name
+            self.panel.clear(f"{name} is choosing a territory…" if game.stage == "pick"
+                             else f"{name} is choosing whom to attack…")
+            self._later(self.think_s * self.pace, self._bot_turn(seat, count))
+
+    def _bot_answer(self, asked, action) -> Callable[[], None]:
+        def run() -> None:
+            if self.game.question is asked and action.player in asked.waiting_for:
+                self._apply(action)
+        return run
+
+    def _bot_turn(self, seat: int, count: int) -> Callable[[], None]:
+        def run() -> None:
+            if len(self.game.actions) == count and not self.game.is_over:
+                self._apply(self.bots[seat].act(self.game))
+        return run
+
+    def _countdown(self, limit: float, started: float, still: Callable[[], bool], expire: Callable[[], None]) -> None:
+        """Tick the panel's timer until ``limit`` seconds after ``started``; then
+        call ``expire`` - unless ``still()`` turned False (the moment passed)."""
+        def tick() -> None:
+            if not still():
+                return
+            left = limit - (self.scheduler.now() - started)
+            self.panel.set_time_left(left)
+            if left <= 0:
+                expire()
+            else:
+                self._later(min(TICK_S, left), tick)
+        self._later(TICK_S, tick)
+
+    def _answer_timed_out(self) -> None:
+        asked = self.game.question
+        if self.human in asked.waiting_for:
+            self.panel.stop("Time is up: no answer.")
+            self._apply(self._no_answer(asked))
+
+    def _no_answer(self, asked) -> GuessAnswer | ChoiceAnswer:
+        return GuessAnswer(self.human, None) if asked.is_guess else ChoiceAnswer(self.human, None)
+
+    # ------------------------------------------------------------------ input
+
+    def _elapsed_ms(self) -> int:
+        return round((self.scheduler.now() - self._asked_at) * 1000)
+
+    def _human_choice(self, option: int) -> None:
+        ms = self._elapsed_ms()
+        self.panel.stop(f"Answer sent: {'ABCD'[option]} in {ms / 1000:.1f} s. Waiting for the others…")
+        self._apply(ChoiceAnswer(self.human, option, ms))
+
+    def _human_guess(self, value: int) -> None:
+        ms = self._elapsed_ms()
+        self.panel.stop(f"Answer sent: {value} in {ms / 1000:.1f} s. Waiting for the others…")
+        self._apply(GuessAnswer(self.human, value, ms))
+
+    def _territory_clicked(self, territory: str) -> None:
+        game = self.game
+        name = game.board.names.get(territory, territory)
+        if self.human is None:
+            return self._say(f"{name}: you are watching this game.")
+        if self._paused:
+            return self._say("One moment: the result is still on screen.")
+        if game.stage not in ("pick", "attack") or self.human not in game.current_players():
+            return self._say(f"{name}: it is not your turn to choose a territory.")
+        reason = game.why_illegal(self.human, territory)
+        if reason:
+            return self._say(f"You cannot choose {name}: {reason}.", warn=True)
+        self._apply(Pick(self.human, territory) if game.stage == "pick" else AttackAction(self.human, territory))
+
+    def _apply(self, action) -> None:
+        """Apply an action; show an illegal one's reason and keep the game as it was."""
+        try:
+            events = self.game.apply(action)
+        except AnswerTooLateError:
+            self.panel.warn("Too late: the timer had run out, so this counts as no answer.")
+            asked = self.game.question
+            if asked is not None and action.player in asked.waiting_for:
+                self._apply(self._no_answer(asked))
+            return
+        except IllegalActionError as error:
+            self._say(error.reason[0].upper() + error.reason[1:] + ".", warn=True)
+            return
+        self._say("")
+        reveals = [e for e in events if e.kind == "answers"]
+        if reveals:
+            self._last_reveal = reveals[-1]
+            self._paused = True
+            self._render()
+            epoch = self._epoch
+            self._later(self.reveal_s * self.pace, lambda: self._step() if epoch == self._epoch else None)
+        else:
+            self._step()
+
+    # ------------------------------------------------------------------ display
+
+    def _render(self) -> None:
+        game = self.game
+        roles = {s: ("you" if s == self.human else f"bot · {b.skill.name}") for s, b in self.bots.items()}
+        if self.human is not None:
+            roles[self.human] = "you"
+        self.title.value = (f'<div class="tnb-title">{game.rules.title} · {self.game_map.title}'
+                            f'<span class="tnb-note" style="font-size:14px"> · game {game.seed}</span></div>')
+        self.status.value = panels.status_html(game, None if self._paused else self.human)
+        self.scoreboard.value = panels.scoreboard_html(game, roles)
+        self.reveal.value = panels.reveal_html(game, self._last_reveal)
+        self.log.value = panels.log_html(game.events)
+        over = game.is_over
+        self.ranking.value = panels.ranking_html(game) if over else ""
+        self.play_again.layout.display = "flex" if over and self._new_game else "none"
+        self.panel.widget.layout.display = "none" if over else "flex"
+        choosable: list[str] = []
+        if not self._paused and self.human in game.current_players():
+            if game.stage == "pick":
+                choosable = game.legal_picks(self.human)
+            elif game.stage == "attack":
+                choosable = game.legal_targets(self.human)
+        self.map_view.show(
+            owners={t: None if s.owner is None else seat_colour(game.rules.colours[s.owner])
+                    for t, s in game.territories.items()},
+            values={t: s.value for t, s in game.territories.items()},
+            towers={t: (s.towers if s.is_base else None) for t, s in game.territories.items()},
+            total_towers=game.rules.base_towers, choosable=choosable,
+            contested=game.attack.territory if game.attack is not None else None)
+
+    def _say(self, text: str, warn: bool = False) -> None:
+        from html import escape
+        css = "tnb-warn" if warn else "tnb-note"
+        self.message.value = f'<div class="tnb-message"><span class="{css}">{escape(text)}</span></div>' if text else ""
+
+    # ------------------------------------------------------------------ control
+
+    def _later(self, delay_s: float, callback: Callable[[], None]) -> None:
+        epoch = self._epoch
+
+        def run() -> None:
+            if epoch == self._epoch:
+                self._guarded(callback)
+        self.scheduler.call_later(delay_s, run)
+
+    def _guarded(self, callback: Callable[..., object], *args: object) -> None:
+        """Run a UI callback; show an unexpected error instead of losing the game."""
+        try:
+            callback(*args)
+        except Exception as error:  # noqa: BLE001 - the game must survive any UI fault
+            self._say(f"Something went wrong ({type(error).__name__}: {error}). "
+                      "The game is kept: run app.resume() to continue.", warn=True)
+
+    def resume(self) -> None:
+        """Re-arrange timers and bots from the current state (after an error)."""
+        self._epoch += 1
+        self._asked = None
+        self._step()
+
+    def autoplay(self, skill: str = "medium") -> Game:
+        """Let bots finish the game at once, a bot standing in for the human.
+
+        Used by the notebook's last cell (so nbval can run a game to the end)
+        and by a teacher who wants to see how a game ends. Returns the game.
+        """
+        self._epoch += 1
+        stand_in = Bot(self.human, skill, self.game.seed + 1) if self.human is not None else None
+        while not self.game.is_over:
+            seat = self.game.current_players()[0]
+            bot = self.bots.get(seat, stand_in)
+            self.game.apply(bot.act(self.game))
+        self._paused = False
+        self._render()
+        self.panel.clear("The game is over.")
+        return self.game
+
+    def restart(self) -> None:
+        """Start a new game with the same settings and the next seed ("Play again")."""
+        if self._new_game is None:
+            raise RuntimeError("this app was made without a way to start a new game")
+        self._epoch += 1
+        self.game, bots = self._new_game(self.game.seed + 1)
+        self.bots = dict(bots)
+        self._asked, self._last_reveal = None, None
+        self._step()

@@ -1,0 +1,142 @@
+"""HTML for the side panels: scoreboard, status line, answer reveal, log, ranking.
+
+Pure functions from game state to HTML strings, so they are easy to test.
+Every text from a question bank or a player name is escaped: markup in a bank
+is shown literally, never rendered.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Mapping, Sequence
+
+from ..engine import Event, Game
+from .map_view import castle_svg
+from .palette import seat_colour
+
+LETTERS = "ABCD"
+
+
+def swatch(colour: str) -> str:
+    return f'<span class="tnb-swatch" style="background:{colour}"></span>'
+
+
+def scoreboard_html(game: Game, roles: Mapping[int, str]) -> str:
+    """The players with colour, name, role, score, territories and castle.
+
+    Args:
+        roles: seat -> a short role text, e.g. ``"you"`` or ``"bot, hard"``.
+    """
+    acting = set(game.current_players())
+    rows = []
+    for p in game.players:
+        colour = seat_colour(game.rules.colours[p.seat])
+        owned = sum(1 for s in game.territories.values() if s.owner == p.seat)
+        base = next((s for s in game.territories.values() if s.base_of == p.seat and s.owner == p.seat), None)
+        castle = castle_svg(base.towers, game.rules.base_towers, colour) if base and base.towers else ""
+        classes = ["tnb-player"]
+        if p.seat in acting:
+            classes.append("tnb-acting")
+        if not p.in_game:
+            classes.append("tnb-out")
+        status = "out of the game" if not p.in_game else f"{owned} {'territory' if owned == 1 else 'territories'}"
+        rows.append(
+            f'<tr class="{" ".join(classes)}"><td>{swatch(colour)}</td>'
+            f'<td><b>{escape(p.name)}</b><div class="tnb-role">{escape(roles.get(p.seat, ""))} · {status}</div></td>'
+            f'<td class="tnb-castle">{castle}</td><td class="tnb-score">{p.score}</td></tr>')
+    return f'<table class="tnb-scores">{"".join(rows)}</table>'
+
+
+def status_html(game: Game, human: int | None) -> str:
+    """One line saying the phase, the round and who must do what."""
+    if game.is_over:
+        winner = game.players[game.ranking[0]]
+        return f'<div class="tnb-status tnb-over">Game over: {escape(winner.name)} wins with {winner.score} points</div>'
+    stage = game.stage
+    if game.phase.value == "expansion":
+        phase = "Expansion"
+    elif game.phase.value == "tie-break":
+        phase = "Tie-break"
+    else:
+        phase = f"Battle round {game.battle_round} of {len(game.rules.battle_rounds)}"
+    acting = game.current_players()
+    you = human is not None and human in acting
+    if stage == "pick":
+        left = sum(1 for s in game.picks if s == acting[0])
+        what = (f"Your pick: click a free territory next to yours ({left} left)" if you
+                else f"{escape(game.players[acting[0]].name)} is choosing a territory")
+    elif stage == "attack":
+        targets = game.rules.battle_rounds[game.battle.round].targets.value
+        what = (f"Your attack: click a territory to attack ({targets})" if you
+                else f"{escape(game.players[acting[0]].name)} is choosing whom to attack")
+    else:
+        what = _question_status(game, human)
+    mine = " tnb-yourturn" if you else ""
+    return f'<div class="tnb-status{mine}"><span class="tnb-phase">{phase}</span> · {what}</div>'
+
+
+def _question_status(game: Game, human: int | None) -> str:
+    asked = game.question
+    names = [game.players[s].name for s in asked.players]
+    if asked.purpose.value == "expansion":
+        return "guess question: everyone answers"
+    if game.attack is not None:
+        a = game.attack
+        target = game.board.names[a.territory]
+        who = f"{escape(game.players[a.attacker].name)} attacks {escape(game.players[a.defender].name)} at {escape(target)}"
+        return f"{who}: {'guess question decides' if asked.is_guess else 'both answer'}"
+    return f"{escape(' and '.join(names))} answer"
+
+
+def reveal_html(game: Game, event: Event | None) -> str:
+    """The last resolved question: the correct answer and every player's answer
+    and time, best first (D1 order for guesses)."""
+    if event is None:
+        return ""
+    d = event.data
+    guess = d["kind"] == "guess"
+    if guess:
+        correct = f"{d['correct']}"
+    else:
+        correct = f"{LETTERS[d['correct_option']]}) {escape(d['options'][d['correct_option']])}"
+    rows = []
+    seats = d["order"] + [s for s in sorted(d["answers"]) if s not in d["order"]] if guess else sorted(d["answers"])
+    for seat in seats:
+        given, ms = d["answers"][seat]
+        colour = seat_colour(game.rules.colours[seat])
+        if given is None:
+            shown, mark = "no answer", "✗"
+        elif guess:
+            off = abs(given - d["correct"])
+            shown, mark = f"{given}", ("exact" if off == 0 else f"off by {off}")
+        else:
+            right = given == d["correct_option"]
+            shown, mark = f"{LETTERS[given]}) {escape(d['options'][given])}", ("✓ right" if right else "✗ wrong")
+        timing = "" if ms is None or given is None else f"{ms / 1000:.1f} s"
+        rows.append(f"<tr><td>{swatch(colour)} {escape(game.players[seat].name)}</td><td class='tnb-given'><b>{shown}</b></td>"
+                    f"<td>{mark}</td><td>{timing}</td></tr>")
+    return (f'<div class="tnb-reveal"><div class="tnb-reveal-q">{escape(d["question_text"])}</div>'
+            f'<div class="tnb-correct">Correct answer: <b>{correct}</b></div>'
+            f'<table>{"".join(rows)}</table></div>')
+
+
+LOGGED = {"bases", "phase", "round", "pick", "attack", "battle", "tower", "take", "defend", "capture",
+          "skip", "timeout", "warning", "ranking"}
+
+
+def log_html(events: Sequence[Event], limit: int = 9) -> str:
+    """The latest events, newest first."""
+    shown = [e for e in events if e.kind in LOGGED][-limit:]
+    items = "".join(f'<li class="tnb-ev-{e.kind}">{escape(e.text)}</li>' for e in reversed(shown))
+    return f'<ul class="tnb-log">{items}</ul>'
+
+
+def ranking_html(game: Game) -> str:
+    """The final ranking, large."""
+    items = []
+    for place, seat in enumerate(game.ranking, start=1):
+        p = game.players[seat]
+        colour = seat_colour(game.rules.colours[seat])
+        note = "" if p.in_game else " (out)"
+        items.append(f'<li>{swatch(colour)} <b>{escape(p.name)}</b> {p.score} points{note}</li>')
+    return f'<div class="tnb-ranking"><div>Final ranking</div><ol>{"".join(items)}</ol></div>'

@@ -1,0 +1,182 @@
+"""The question panel: the question, a countdown, and the answer controls.
+
+Multiple-choice questions get four large buttons (A-D). Guess questions get a
+number box that submits on Enter and an "Answer" button. The panel is given
+only what players may see: the text and the shuffled options, never the
+correct answer (DESIGN.md, point 4).
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Callable, Sequence
+
+import ipywidgets as w
+
+LETTERS = "ABCD"
+
+
+def parse_guess(text: str) -> int | None:
+    """Read a typed guess: digits only, spaces around them ignored.
+
+    Returns None when the text is not a whole number >= 0 (D1).
+    """
+    text = text.strip()
+    return int(text) if text.isdigit() else None
+
+
+class QuestionPanel:
+    """Widgets for asking one question at a time.
+
+    Attributes:
+        widget: the ``VBox`` to display.
+        choice_buttons: the four option buttons, A-D.
+        guess_box: the number box (``Text``; ``continuous_update=False``, so
+            its value reaches the kernel on Enter).
+        answer_button: submits the number box.
+    """
+
+    def __init__(self) -> None:
+        self.header = w.HTML(layout={"margin": "0"})
+        self.text = w.HTML(layout={"margin": "4px 0 8px 0"})
+        self.timer = w.FloatProgress(value=0, min=0, max=1, bar_style="info",
+                                     layout={"width": "100%", "height": "14px"})
+        self.timer_label = w.HTML()
+        self.choice_buttons = [w.Button(description="", layout={"width": "100%", "height": "54px"},
+                                        style={"font_size": "19px", "font_weight": "bold"}) for _ in LETTERS]
+        for i, button in enumerate(self.choice_buttons):
+            button.on_click(self._choice_clicked(i))
+        self.guess_box = w.Text(placeholder="your number", continuous_update=False,
+                                layout={"width": "62%", "height": "48px"})
+        self.guess_box.add_class("tnb-guess")
+        self.answer_button = w.Button(description="Answer", button_style="primary",
+                                      layout={"width": "36%", "height": "48px"},
+                                      style={"font_size": "19px", "font_weight": "bold"})
+        self.guess_box.observe(self._guess_submitted, "value")
+        self.answer_button.on_click(lambda _: self._submit_guess())
+        self.feedback = w.HTML()
+        self.controls = w.VBox(layout={"width": "100%"})
+        self.widget = w.VBox([self.header, self.text, w.HBox([self.timer_label], layout={"width": "100%"}),
+                              self.timer, self.controls, self.feedback],
+                             layout={"width": "100%", "padding": "10px", "border": "2px solid #3A3A3A",
+                                     "min_height": "120px"})
+        self.widget.add_class("tnb-question")
+        self._on_choice: Callable[[int], None] | None = None
+        self._on_guess: Callable[[int], None] | None = None
+        self._accepting = False
+        self.clear("Waiting for the game to start")
+
+    # --------------------------------------------------------------- handlers
+
+    def on_choice(self, handler: Callable[[int], None]) -> None:
+        """``handler(option_index)`` when the player clicks option A-D (0-3)."""
+        self._on_choice = handler
+
+    def on_guess(self, handler: Callable[[int], None]) -> None:
+        """``handler(value)`` when the player submits a valid guess."""
+        self._on_guess = handler
+
+    def _choice_clicked(self, index: int) -> Callable[[w.Button], None]:
+        def clicked(_: w.Button) -> None:
+            if self._accepting and self._on_choice is not None:
+                self._accepting = False
+                self._mark_choice(index)
+                self._on_choice(index)
+        return clicked
+
+    def _guess_submitted(self, change: dict) -> None:
+        if change["new"].strip():
+            self._submit_guess()
+
+    def _submit_guess(self) -> None:
+        if not self._accepting or self._on_guess is None:
+            return
+        value = parse_guess(self.guess_box.value)
+        if value is None:
+            shown = escape(self.guess_box.value.strip()) or "nothing"
+            self.feedback.value = (f'<div class="tnb-warn">"{shown}" is not a whole number. '
+                                   "Type digits only, e.g. 1848.</div>")
+            return
+        self._accepting = False
+        self.guess_box.disabled = self.answer_button.disabled = True
+        self._on_guess(value)
+
+    # --------------------------------------------------------------- display
+
+    def ask(self, title: str, text: str, options: Sequence[str], can_answer: bool, seconds: float) -> None:
+        """Show a question.
+
+        Args:
+            title: e.g. ``"Guess question - everyone answers"``.
+            text: the question, shown literally (HTML-escaped).
+            options: the four shuffled options, or ``()`` for a guess question.
+            can_answer: False for a player who only watches this battle.
+            seconds: the timer (D3).
+        """
+        self.header.value = f'<div class="tnb-qhead">{escape(title)}</div>'
+        self.text.value = f'<div class="tnb-qtext">{escape(text)}</div>'
+        self.timer.max, self.timer.value, self.timer.bar_style = seconds, seconds, "info"
+        self.timer_label.value = self._seconds_html(seconds)
+        self.feedback.value = "" if can_answer else '<div class="tnb-note">You watch this one.</div>'
+        self._accepting = can_answer
+        if options:
+            for button, letter, option in zip(self.choice_buttons, LETTERS, options):
+                button.description = f"{letter}) {option}"
+                button.tooltip = option
+                button.disabled = not can_answer
+                button.button_style = ""
+            self.controls.children = tuple(self.choice_buttons)
+        else:
+            self.guess_box.value = ""
+            self.guess_box.disabled = self.answer_button.disabled = not can_answer
+            self.controls.children = (w.HBox([self.guess_box, self.answer_button],
+                                             layout={"width": "100%", "justify_content": "space-between"}),)
+
+    def prompt(self, title: str, text: str, seconds: float) -> None:
+        """Show an instruction with a countdown and no answer controls
+        (e.g. "Click a free territory next to yours")."""
+        self._accepting = False
+        self.header.value = f'<div class="tnb-qhead">{escape(title)}</div>'
+        self.text.value = f'<div class="tnb-qtext">{escape(text)}</div>'
+        self.timer.max, self.timer.value, self.timer.bar_style = seconds, seconds, "info"
+        self.timer_label.value = self._seconds_html(seconds)
+        self.controls.children = ()
+        self.feedback.value = ""
+
+    def set_time_left(self, seconds: float) -> None:
+        """Update the countdown (seconds left, >= 0)."""
+        seconds = max(0.0, seconds)
+        self.timer.value = seconds
+        self.timer.bar_style = "danger" if seconds <= 3 else "warning" if seconds <= self.timer.max / 2 else "info"
+        self.timer_label.value = self._seconds_html(seconds)
+
+    def stop(self, message: str) -> None:
+        """Stop taking answers and say why (e.g. "Answer sent - 1848 in 4.2 s")."""
+        self._accepting = False
+        for button in self.choice_buttons:
+            button.disabled = True
+        self.guess_box.disabled = self.answer_button.disabled = True
+        self.feedback.value = f'<div class="tnb-note">{escape(message)}</div>'
+
+    def warn(self, message: str) -> None:
+        """Show a problem without stopping (e.g. an answer after the timer)."""
+        self.feedback.value = f'<div class="tnb-warn">{escape(message)}</div>'
+
+    def clear(self, message: str) -> None:
+        """No question open: show ``message`` instead."""
+        self._accepting = False
+        self.header.value = ""
+        self.text.value = f'<div class="tnb-idle">{escape(message)}</div>'
+        self.timer_label.value = ""
+        self.timer.value = 0
+        self.controls.children = ()
+        self.feedback.value = ""
+
+    def _mark_choice(self, index: int) -> None:
+        for i, button in enumerate(self.choice_buttons):
+            button.disabled = True
+            button.button_style = "info" if i == index else ""
+
+    @staticmethod
+    def _seconds_html(seconds: float) -> str:
+        return f'<div class="tnb-timer">{seconds:.0f} s</div>'

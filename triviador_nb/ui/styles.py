@@ -1,0 +1,46 @@
+"""The game's CSS, sized to be read from the back of a classroom."""
+
+from .palette import SEA, TEXT
+
+CSS = f"""
+<style>
+.tnb-root {{ font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif; color: {TEXT}; font-size: 16px; }}
+.tnb-map.leaflet-container, .tnb-map .leaflet-container {{ background: {SEA}; border-radius: 8px; }}
+.tnb-map .leaflet-div-icon {{ background: transparent; border: none; pointer-events: none; }}
+.tnb-label {{ text-align: center; line-height: 1.05; pointer-events: none;
+  text-shadow: 0 0 3px #fff, 0 0 3px #fff, 0 0 3px #fff; }}
+.tnb-value {{ font-size: 15px; font-weight: bold; }}
+.tnb-name {{ font-size: 11px; }}
+.tnb-title {{ font-size: 24px; font-weight: bold; margin: 0 0 4px 0; }}
+.tnb-status {{ font-size: 20px; padding: 8px 12px; border-radius: 8px; background: #EEE; }}
+.tnb-status.tnb-yourturn {{ background: #FFF3C4; border: 2px solid #E69F00; }}
+.tnb-status.tnb-over {{ background: #DFF0E6; border: 2px solid #009E73; }}
+.tnb-phase {{ font-weight: bold; }}
+.tnb-message {{ font-size: 17px; min-height: 1.4em; }}
+.tnb-message .tnb-warn, .tnb-warn {{ color: #A03800; font-weight: bold; }}
+.tnb-note {{ color: #333; font-size: 16px; }}
+.tnb-scores {{ width: 100%; border-collapse: collapse; font-size: 18px; }}
+.tnb-scores td {{ padding: 2px 6px; border-bottom: 1px solid #DDD; vertical-align: middle; }}
+.tnb-scores .tnb-score {{ font-size: 26px; font-weight: bold; text-align: right; }}
+.tnb-scores .tnb-role {{ font-size: 13px; color: #555; }}
+.tnb-acting {{ background: #FFF3C4; }}
+.tnb-out {{ opacity: 0.45; }}
+.tnb-swatch {{ display: inline-block; width: 18px; height: 18px; border-radius: 4px; border: 1px solid #333;
+  vertical-align: middle; }}
+.tnb-qhead {{ font-size: 15px; text-transform: uppercase; letter-spacing: 0.05em; color: #555; }}
+.tnb-qtext {{ font-size: 22px; font-weight: bold; line-height: 1.25; }}
+.tnb-idle {{ font-size: 18px; color: #555; }}
+.tnb-timer {{ font-size: 18px; font-weight: bold; }}
+.tnb-guess input {{ font-size: 22px !important; height: 44px !important; }}
+.tnb-reveal {{ font-size: 16px; background: #F6F6F6; border-radius: 8px; padding: 8px; }}
+.tnb-reveal-q {{ color: #444; }}
+.tnb-correct {{ font-size: 19px; margin: 4px 0; }}
+.tnb-reveal table {{ width: 100%; }}
+.tnb-reveal td {{ padding: 2px 6px; white-space: nowrap; }}
+.tnb-reveal td.tnb-given {{ white-space: normal; }}
+.tnb-log {{ font-size: 14px; margin: 0; padding-left: 18px; color: #333; }}
+.tnb-log li:first-child {{ font-weight: bold; color: #000; }}
+.tnb-ranking {{ font-size: 22px; padding: 10px; border: 3px solid #009E73; border-radius: 8px; }}
+.tnb-ranking ol {{ margin: 4px 0; }}
+</style>
+"""

@@ -1,0 +1,47 @@
+"""Measure what widget changes send to the browser, without a browser.
+
+Outside a kernel, ipywidgets talks through ``comm.DummyComm``, whose
+``publish_msg`` drops every message. :class:`WidgetTraffic` records them
+instead, so a test or benchmark can count the bytes a UI change would send
+(JSON text of each message's data, in UTF-8 bytes, plus binary buffers).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import comm
+
+
+@dataclass
+class WidgetTraffic:
+    """A context manager recording widget messages.
+
+    Attributes:
+        messages: ``(msg_type, bytes)`` per message, in order.
+    """
+
+    messages: list[tuple[str, int]] = field(default_factory=list)
+
+    def __enter__(self) -> "WidgetTraffic":
+        self._original = comm.DummyComm.publish_msg
+        traffic = self
+
+        def publish_msg(self_comm, msg_type, data=None, metadata=None, buffers=None, **keys):
+            size = len(json.dumps(data, default=str).encode("utf-8"))
+            size += sum(len(memoryview(b).cast("B")) for b in (buffers or ()))
+            traffic.messages.append((msg_type, size))
+
+        comm.DummyComm.publish_msg = publish_msg
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        comm.DummyComm.publish_msg = self._original
+
+    @property
+    def total_bytes(self) -> int:
+        return sum(size for _, size in self.messages)
+
+    def reset(self) -> None:
+        self.messages.clear()
