@@ -30,7 +30,7 @@ from __future__ import annotations
 import copy
 from typing import Iterable, Mapping, Sequence
 
-from conftest import grid_board, synthetic_bank
+from fixture_data import grid_board, synthetic_bank
 
 from triviador_nb.engine import (
     CONQUIZTADOR,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from conftest import grid_board, synthetic_bank
+from fixture_data import grid_board, synthetic_bank
 from helpers import (
     BASES,
     advance_to,

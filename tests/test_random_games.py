@@ -12,7 +12,7 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import grid_board, synthetic_bank
+from fixture_data import grid_board, synthetic_bank
 from helpers import snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -11,7 +11,7 @@ import dataclasses
 from collections import Counter
 
 import pytest
-from conftest import grid_board, synthetic_bank
+from fixture_data import grid_board, synthetic_bank
 from helpers import (
     STANDARD_OWNERS,
     advance_to,

@@ -79,6 +79,9 @@ class GameApp:
 
     def _build_widgets(self) -> None:
         self.map_view = MapView(self.game_map)
+        rules = self.game.rules
+        self.map_view.preload_labels([seat_colour(c) for c in rules.colours],
+                                     (rules.expansion_value, rules.capture_value), rules.base_value, rules.base_towers)
         self.map_view.on_territory_click(lambda t: self._guarded(self._territory_clicked, t))
         self.panel = QuestionPanel()
         self.panel.on_choice(lambda i: self._guarded(self._human_choice, i))

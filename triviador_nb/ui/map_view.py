@@ -18,7 +18,8 @@ from ipyleaflet import DivIcon, Map, Marker, Polygon
 from ..maps import GameMap
 from .palette import BORDER, FREE, HIGHLIGHT
 
-LABEL_SIZE = (110, 52)  # pixels (width, height) of a territory label
+LABEL_SIZE = (80, 38)  # pixels (width, height) of a value/castle label, drawn above the label point
+NAME_SIZE = (110, 28)  # pixels of a name label, drawn below it
 
 
 def _ring(ring: list) -> list[tuple[float, float]]:
@@ -51,11 +52,19 @@ def castle_svg(standing: int, total: int, colour: str) -> str:
             + "".join(parts) + "</svg>")
 
 
-def label_html(name: str, value: int | None, towers: int | None, total_towers: int, colour: str) -> str:
-    """HTML of a territory label: castle (for bases), value and name."""
+def label_html(value: int | None, towers: int | None, total_towers: int, colour: str) -> str:
+    """HTML of a territory's changing label: castle (for bases) and value.
+
+    It names no territory, so territories in the same state share one icon.
+    """
     castle = castle_svg(towers, total_towers, colour) if towers is not None else ""
     points = f'<div class="tnb-value">{value}</div>' if value else ""
-    return f'<div class="tnb-label">{castle}{points}<div class="tnb-name">{escape(name)}</div></div>'
+    return f'<div class="tnb-label">{castle}{points}</div>'
+
+
+def name_html(name: str) -> str:
+    """HTML of a territory's fixed name label."""
+    return f'<div class="tnb-label tnb-name">{escape(name)}</div>'
 
 
 class MapView:
@@ -68,7 +77,8 @@ class MapView:
     Attributes:
         map: the ``ipyleaflet.Map`` to display.
         polygons: territory id -> its ``Polygon``.
-        labels: territory id -> its label ``Marker``.
+        labels: territory id -> its value/castle label ``Marker`` (changes).
+        names: territory id -> its name label ``Marker`` (fixed).
     """
 
     def __init__(self, game_map: GameMap, height: str = "560px"):
@@ -83,17 +93,18 @@ class MapView:
         self._icons: dict[str, DivIcon] = {}
         self.polygons: dict[str, Polygon] = {}
         self.labels: dict[str, Marker] = {}
+        self.names: dict[str, Marker] = {}
         for tid in game_map.board.territories:
             polygon = Polygon(locations=leaflet_locations(game_map.features[tid]["geometry"]),
                               color=BORDER, weight=1, opacity=1.0, fill_color=FREE, fill_opacity=0.9,
                               name=tid)
             polygon.on_click(self._click_callback(tid))
-            marker = Marker(location=game_map.labels[tid], draggable=False, keyboard=False, icon=self._icon(label_html(
-                                game_map.board.names[tid], None, None, 0, FREE)))
             self.polygons[tid] = polygon
-            self.labels[tid] = marker
+            self.labels[tid] = self._marker(tid, self._icon(label_html(None, None, 0, FREE), LABEL_SIZE, bottom=True))
+            self.names[tid] = self._marker(tid, DivIcon(html=name_html(game_map.board.names[tid]),
+                                                        icon_size=list(NAME_SIZE), icon_anchor=[NAME_SIZE[0] // 2, 0]))
             self.map.add(polygon)
-        for marker in self.labels.values():
+        for marker in (*self.labels.values(), *self.names.values()):
             self.map.add(marker)
 
     def on_territory_click(self, handler: Callable[[str], None]) -> None:
@@ -113,12 +124,32 @@ class MapView:
                     handler(territory)
         return callback
 
-    def _icon(self, html: str) -> DivIcon:
+    def _marker(self, territory: str, icon: DivIcon) -> Marker:
+        return Marker(location=self.game_map.labels[territory], draggable=False, keyboard=False, icon=icon)
+
+    def _icon(self, html: str, size: tuple[int, int] = LABEL_SIZE, bottom: bool = True) -> DivIcon:
+        """The icon for ``html``, made once and shared: re-pointing a marker at
+        an icon the browser already has sends about 100 bytes."""
         icon = self._icons.get(html)
         if icon is None:
-            icon = DivIcon(html=html, icon_size=list(LABEL_SIZE), icon_anchor=[LABEL_SIZE[0] // 2, LABEL_SIZE[1] // 2])
+            icon = DivIcon(html=html, icon_size=list(size), icon_anchor=[size[0] // 2, size[1] if bottom else 0])
             self._icons[html] = icon
         return icon
+
+    def preload_labels(self, colours: Iterable[str], values: Iterable[int], base_value: int, total_towers: int) -> None:
+        """Send the labels a game will show up front (with the first render), so
+        each change during play only re-points a marker (~100 bytes).
+
+        Args:
+            colours: the players' hex colours.
+            values: territory values that occur (e.g. 200 and 400).
+            base_value: a base's value (1000), shown with 0..``total_towers`` towers.
+        """
+        for colour in colours:
+            for value in values:
+                self._icon(label_html(value, None, total_towers, colour))
+            for standing in range(total_towers + 1):
+                self._icon(label_html(base_value, standing, total_towers, colour))
 
     def show(self, owners: Mapping[str, str | None], values: Mapping[str, int],
              towers: Mapping[str, int | None], total_towers: int,
@@ -143,7 +174,6 @@ class MapView:
                 polygon.color, polygon.weight, polygon.dash_array = HIGHLIGHT, 4, None
             else:
                 polygon.color, polygon.weight, polygon.dash_array = BORDER, 1, None
-            name = self.game_map.board.names[tid]
-            icon = self._icon(label_html(name, values[tid], towers[tid], total_towers, colour or "#bbbbbb"))
+            icon = self._icon(label_html(values[tid], towers[tid], total_towers, colour or "#bbbbbb"))
             if self.labels[tid].icon is not icon:
                 self.labels[tid].icon = icon

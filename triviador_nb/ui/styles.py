@@ -10,7 +10,9 @@ CSS = f"""
 .tnb-label {{ text-align: center; line-height: 1.05; pointer-events: none;
   text-shadow: 0 0 3px #fff, 0 0 3px #fff, 0 0 3px #fff; }}
 .tnb-value {{ font-size: 15px; font-weight: bold; }}
-.tnb-name {{ font-size: 11px; }}
+.tnb-label.tnb-name {{ font-size: 11px; line-height: 1.0; }}
+.tnb-label {{ display: flex; flex-direction: column; align-items: center; justify-content: flex-end; height: 100%; }}
+.tnb-label.tnb-name {{ justify-content: flex-start; padding-top: 1px; }}
 .tnb-title {{ font-size: 24px; font-weight: bold; margin: 0 0 4px 0; }}
 .tnb-status {{ font-size: 20px; padding: 8px 12px; border-radius: 8px; background: #EEE; }}
 .tnb-status.tnb-yourturn {{ background: #FFF3C4; border: 2px solid #E69F00; }}

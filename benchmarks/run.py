@@ -1,0 +1,85 @@
+"""Speed figures: engine games per second, and bytes sent to the browser.
+
+Run: ``.venv/bin/python benchmarks/run.py [--games N]``
+
+Prints:
+- bot-only ConQUIZtador games per second on Hungary with the shipped bank
+  (best of 3 runs), and actions per second;
+- the bytes a territory recolour sends to the browser (fill colour only, and
+  colour plus label change), measured on the real widgets with
+  :class:`triviador_nb.ui.traffic.WidgetTraffic`;
+- the bytes and time to build the whole map view (first render, kernel side).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from triviador_nb.banks import load_builtin_bank
+from triviador_nb.engine import CONQUIZTADOR
+from triviador_nb.maps import load_builtin_map
+from triviador_nb.simulate import play_bot_game
+from triviador_nb.ui.map_view import MapView
+from triviador_nb.ui.palette import SEAT_COLOURS
+from triviador_nb.ui.traffic import WidgetTraffic
+
+
+def engine_speed(games: int) -> tuple[float, float]:
+    """(games per second, actions per second), best of 3 runs of ``games`` games."""
+    board = load_builtin_map("hungary").board
+    bank = load_builtin_bank()
+    best = (0.0, 0.0)
+    for _ in range(3):
+        start = time.perf_counter()
+        actions = sum(len(play_bot_game(CONQUIZTADOR, board, bank, seed).actions) for seed in range(games))
+        seconds = time.perf_counter() - start
+        best = max(best, (games / seconds, actions / seconds))
+    return best
+
+
+def recolour_bytes() -> dict[str, float]:
+    """Bytes sent for one territory's changes, and for building the whole view."""
+    game_map = load_builtin_map("hungary")
+    with WidgetTraffic() as traffic:
+        start = time.perf_counter()
+        view = MapView(game_map)
+        view.preload_labels(SEAT_COLOURS.values(), (200, 400), 1000, 3)
+        build_s = time.perf_counter() - start
+        build_bytes = traffic.total_bytes
+    owners = {t: None for t in view.polygons}
+    values = {t: 0 for t in view.polygons}
+    towers = {t: None for t in view.polygons}
+    view.show(owners, values, towers, 3)
+    with WidgetTraffic() as traffic:
+        view.polygons["HU-PE"].fill_color = SEAT_COLOURS["red"]
+    fill_only = traffic.total_bytes
+    with WidgetTraffic() as traffic:
+        owners["HU-BA"], values["HU-BA"] = SEAT_COLOURS["blue"], 300
+        view.show(owners, values, towers, 3)
+    first_label = traffic.total_bytes
+    with WidgetTraffic() as traffic:
+        owners["HU-SO"], values["HU-SO"] = SEAT_COLOURS["blue"], 200
+        view.show(owners, values, towers, 3)
+    cached_label = traffic.total_bytes
+    return {"fill_only": fill_only, "with_new_label": first_label, "with_cached_label": cached_label,
+            "map_view_bytes": build_bytes, "map_view_ms": build_s * 1000}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games per run (default 200)")
+    args = parser.parse_args()
+    games_s, actions_s = engine_speed(args.games)
+    print(f"engine: {games_s:.0f} games/s, {actions_s:.0f} actions/s "
+          f"(ConQUIZtador, Hungary, 3 medium bots, best of 3 x {args.games} games)")
+    sizes = recolour_bytes()
+    print(f"recolour one territory: {sizes['fill_only']} bytes (fill colour); "
+          f"{sizes['with_cached_label']} bytes with its label (preloaded icon, the case in play); "
+          f"{sizes['with_new_label']} bytes with a label never shown before")
+    print(f"first render of the Hungary map view: {sizes['map_view_bytes'] / 1024:.0f} KiB sent, "
+          f"{sizes['map_view_ms']:.0f} ms to build in the kernel")
+
+
+if __name__ == "__main__":
+    main()
