@@ -22,9 +22,28 @@ def clock() -> ManualScheduler:
     return ManualScheduler()
 
 
+def started(app):
+    """Press the Start button, as the teacher does when the class is ready."""
+    app.start_button.click()
+    return app
+
+
 @pytest.fixture
 def app(clock):
-    return play(seed=7, scheduler=clock)
+    return started(play(seed=7, scheduler=clock))
+
+
+def test_the_game_waits_for_start_with_bases_drawn(clock):
+    app = play(seed=7, scheduler=clock)
+    assert app.game.question is not None and app.panel.controls.children == ()
+    assert "Press Start" in app.panel.text.value and "press Start" in app.status.value
+    clock.advance(60)
+    assert app.game.actions == []  # no timer runs before Start
+    app.map_view.click("HU-PE")
+    assert "Press Start to begin the game." in app.message.value
+    app.start_button.click()
+    assert app.start_button.layout.display == "none"
+    assert app.panel.controls.children[0].children == (app.panel.guess_box, app.panel.answer_button)
 
 
 def finish_question(clock: ManualScheduler, app) -> None:
@@ -132,7 +151,7 @@ def test_click_when_it_is_not_your_turn_says_so(app):
 
 
 def test_choice_buttons_answer_a_battle_question(clock):
-    app = play(seed=7, scheduler=clock)
+    app = started(play(seed=7, scheduler=clock))
     for _ in range(2000):
         game = app.game
         asked = game.question
@@ -158,7 +177,7 @@ def test_choice_buttons_answer_a_battle_question(clock):
 
 
 def test_a_whole_game_is_played_through_the_widgets(clock):
-    app = play(seed=11, scheduler=clock, pace=0.2)
+    app = started(play(seed=11, scheduler=clock, pace=0.2))
     for _ in range(5000):
         game = app.game
         if game.is_over:
@@ -175,7 +194,7 @@ def test_a_whole_game_is_played_through_the_widgets(clock):
     assert app.game.is_over
     assert app.game.score_invariant_problems() == []
     assert "Final ranking" in app.ranking.value
-    assert app.play_again.layout.display == "flex"
+    assert app.play_again.layout.display is None  # shown
     assert "Game over" in app.status.value
 
 
@@ -196,7 +215,7 @@ def test_autoplay_finishes_the_game_and_ignores_pending_timers(clock, app):
 
 
 def test_watch_mode_has_no_human(clock):
-    app = play(you=None, bots=("easy", "medium", "hard"), seed=3, scheduler=clock, pace=0)
+    app = started(play(you=None, bots=("easy", "medium", "hard"), seed=3, scheduler=clock, pace=0))
     clock.advance(600)
     assert app.game.is_over
     app.map_view.click("HU-PE")
@@ -213,7 +232,7 @@ def test_bank_markup_is_shown_literally(clock, tmp_path):
     bank.write_text("type,question,answer,wrong_1,wrong_2,wrong_3\n"
                     "guess,<b>How many</b> <script>x</script>?,7,,,\n"
                     "choice,<i>Pick</i>,a,b,c,d\n", encoding="utf-8")
-    app = play(bank=str(bank), seed=1, scheduler=clock)
+    app = started(play(bank=str(bank), seed=1, scheduler=clock))
     assert "&lt;b&gt;How many&lt;/b&gt; &lt;script&gt;" in app.panel.text.value
     assert "<script>" not in app.panel.text.value
 

@@ -55,6 +55,10 @@ def _run_all(page: Page) -> None:
     page.locator(".tnb-root .tnb-map path.leaflet-interactive").first.wait_for(timeout=30_000)
 
 
+def _start(page: Page) -> None:
+    page.get_by_role("button", name="Start the game").first.click()
+
+
 def _answer_or_click(page: Page, root) -> str:
     """Do whatever the human can do now; return what was done ('' if nothing)."""
     guess = root.locator(".tnb-guess input")
@@ -75,7 +79,8 @@ def _answer_or_click(page: Page, root) -> str:
     return ""
 
 
-def play(url: str, out_dir: Path, moves: int = 12, timeout_s: float = 300) -> list[str]:
+def play(url: str, out_dir: Path, moves: int = 12, timeout_s: float = 300,
+         viewport: tuple[int, int] = (1600, 1000)) -> list[str]:
     """Open the notebook, run all, play ``moves`` human moves; return what was done.
 
     Screenshots: ``start.png``, ``move-NN.png`` and ``battle.png`` (the first
@@ -85,12 +90,15 @@ def play(url: str, out_dir: Path, moves: int = 12, timeout_s: float = 300) -> li
     done: list[str] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
         page.goto(f"{url}/lab/tree/notebooks/play.ipynb")
         _run_all(page)
         root = page.locator(".tnb-root").first
         root.scroll_into_view_if_needed()
         page.wait_for_timeout(1500)
+        page.screenshot(path=str(out_dir / "ready.png"))
+        _start(page)
+        page.wait_for_timeout(1000)
         page.screenshot(path=str(out_dir / "start.png"))
         battle_shot = False
         deadline = time.monotonic() + timeout_s
@@ -116,4 +124,5 @@ def play(url: str, out_dir: Path, moves: int = 12, timeout_s: float = 300) -> li
 
 if __name__ == "__main__":
     moves = int(sys.argv[3]) if len(sys.argv) > 3 else 12
-    print(play(sys.argv[1], Path(sys.argv[2]), moves))
+    size = tuple(int(v) for v in sys.argv[4].split("x")) if len(sys.argv) > 4 else (1600, 1000)
+    print(play(sys.argv[1], Path(sys.argv[2]), moves, viewport=size))

@@ -21,15 +21,20 @@ def resolve_bank(bank: str | Path | Sequence[str | Path] | QuestionBank) -> Ques
 
     Raises:
         BankError: a CSV file has errors (every one is listed).
+        FileNotFoundError: a CSV path that does not exist (says where relative paths start).
         ValueError: an unknown built-in name (the known ones are listed).
     """
     if isinstance(bank, QuestionBank):
         return bank
-    if isinstance(bank, (list, tuple)):
-        return load_bank(list(bank))
-    if str(bank).endswith(".csv") or Path(bank).exists():
-        return load_bank(bank)
-    return load_builtin_bank(str(bank))
+    paths = list(bank) if isinstance(bank, (list, tuple)) else [bank]
+    if len(paths) == 1 and not str(bank).endswith(".csv") and not Path(bank).exists():
+        return load_builtin_bank(str(bank))
+    missing = [str(p) for p in paths if not Path(p).is_file()]
+    if missing:
+        raise FileNotFoundError(f"no question bank file {', '.join(missing)} (relative paths start in "
+                                f"{Path.cwd()}); give the full path, or e.g. '../question_banks/NAME.csv' "
+                                "from the notebooks folder")
+    return load_bank(paths if len(paths) > 1 else paths[0])
 
 
 def resolve_map(game_map: str | Path | GameMap) -> GameMap:

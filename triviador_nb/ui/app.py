@@ -9,6 +9,7 @@ game in progress is kept.
 
 from __future__ import annotations
 
+from html import escape
 from typing import Callable, Mapping
 
 import ipywidgets as w
@@ -71,9 +72,19 @@ class GameApp:
         self._asked_at = 0.0
         self._turn_started = 0.0
         self._paused = False  # showing a result before play goes on
+        self._started = False  # the teacher has pressed Start
         self._last_reveal: Event | None = None
+        self._outcome: list[str] = []
         self._build_widgets()
-        self._step()
+        self._render()
+        self.panel.clear("The bases are drawn. Press Start when the class is ready: "
+                         "the first question's timer starts then.")
+
+    def start(self) -> None:
+        """Begin play: the first question appears and its timer starts."""
+        if not self._started:
+            self._started = True
+            self._step()
 
     # ------------------------------------------------------------------ layout
 
@@ -93,18 +104,23 @@ class GameApp:
         self.reveal = w.HTML()
         self.log = w.HTML()
         self.ranking = w.HTML()
-        self.play_again = w.Button(description="Play again", button_style="success",
-                                   layout={"width": "100%", "height": "50px", "display": "none"},
-                                   style={"font_size": "20px", "font_weight": "bold"})
-        self.play_again.on_click(lambda _: self._guarded(self.restart))
-        side = w.VBox([self.scoreboard, self.panel.widget, self.ranking, self.play_again, self.reveal, self.log],
+        self.play_again = self._big_button("Play again", "success", self.restart)
+        self.start_button = self._big_button("Start the game", "primary", self.start)
+        side = w.VBox([self.scoreboard, self.start_button, self.message, self.panel.widget, self.ranking,
+                       self.play_again, self.reveal, self.log],
                       layout={"width": "40%", "padding": "0 0 0 12px", "overflow": "visible"})
         board = w.VBox([self.map_view.map, w.HTML('<div class="tnb-note" style="font-size:12px">'
                                                   'Map: Made with Natural Earth</div>')],
                        layout={"width": "60%"})
-        self.widget = w.VBox([w.HTML(CSS), self.title, self.status, self.message, w.HBox([board, side])],
+        self.widget = w.VBox([w.HTML(CSS), self.title, self.status, w.HBox([board, side])],
                              layout={"width": "100%"})
         self.widget.add_class("tnb-root")
+
+    def _big_button(self, label: str, style: str, action: Callable[[], None]) -> w.Button:
+        button = w.Button(description=label, button_style=style, layout={"width": "100%", "height": "56px"},
+                          style={"font_size": "22px", "font_weight": "bold"})
+        button.on_click(lambda _: self._guarded(action))
+        return button
 
     def _repr_mimebundle_(self, **kwargs: object) -> dict:
         return self.widget._repr_mimebundle_(**kwargs)
@@ -224,13 +240,15 @@ class GameApp:
         name = game.board.names.get(territory, territory)
         if self.human is None:
             return self._say(f"{name}: you are watching this game.")
+        if not self._started:
+            return self._say("Press Start to begin the game.", in_panel=True)
         if self._paused:
             return self._say("One moment: the result is still on screen.")
         if game.stage not in ("pick", "attack") or self.human not in game.current_players():
             return self._say(f"{name}: it is not your turn to choose a territory.")
         reason = game.why_illegal(self.human, territory)
         if reason:
-            return self._say(f"You cannot choose {name}: {reason}.", warn=True)
+            return self._say(f"You cannot choose {name}: {reason}.", warn=True, in_panel=True)
         self._apply(Pick(self.human, territory) if game.stage == "pick" else AttackAction(self.human, territory))
 
     def _apply(self, action) -> None:
@@ -250,8 +268,10 @@ class GameApp:
         reveals = [e for e in events if e.kind == "answers"]
         if reveals:
             self._last_reveal = reveals[-1]
+            self._outcome = panels.outcome_lines(self.game, events)
             self._paused = True
             self._render()
+            self.panel.clear(" ".join(self._outcome) or "See the result below.")
             epoch = self._epoch
             self._later(self.reveal_s * self.pace, lambda: self._step() if epoch == self._epoch else None)
         else:
@@ -266,13 +286,14 @@ class GameApp:
             roles[self.human] = "you"
         self.title.value = (f'<div class="tnb-title">{game.rules.title} · {self.game_map.title}'
                             f'<span class="tnb-note" style="font-size:14px"> · game {game.seed}</span></div>')
-        self.status.value = panels.status_html(game, None if self._paused else self.human)
+        self.status.value = panels.status_html(game, self.human, paused=self._paused, started=self._started)
         self.scoreboard.value = panels.scoreboard_html(game, roles)
-        self.reveal.value = panels.reveal_html(game, self._last_reveal)
+        self.reveal.value = panels.outcome_html(self._outcome) + panels.reveal_html(game, self._last_reveal)
         self.log.value = panels.log_html(game.events)
         over = game.is_over
         self.ranking.value = panels.ranking_html(game) if over else ""
-        self.play_again.layout.display = "flex" if over and self._new_game else "none"
+        self.play_again.layout.display = None if over and self._new_game else "none"
+        self.start_button.layout.display = "none" if self._started else None
         self.panel.widget.layout.display = "none" if over else "flex"
         choosable: list[str] = []
         if not self._paused and self.human in game.current_players():
@@ -288,10 +309,13 @@ class GameApp:
             total_towers=game.rules.base_towers, choosable=choosable,
             contested=game.attack.territory if game.attack is not None else None)
 
-    def _say(self, text: str, warn: bool = False) -> None:
-        from html import escape
+    def _say(self, text: str, warn: bool = False, in_panel: bool = False) -> None:
+        """Show a message beside the map (and in the question panel, where the
+        player is looking, when ``in_panel``)."""
         css = "tnb-warn" if warn else "tnb-note"
         self.message.value = f'<div class="tnb-message"><span class="{css}">{escape(text)}</span></div>' if text else ""
+        if in_panel:
+            self.panel.warn(text)
 
     # ------------------------------------------------------------------ control
 
@@ -324,6 +348,7 @@ class GameApp:
         and by a teacher who wants to see how a game ends. Returns the game.
         """
         self._epoch += 1
+        self._started = True
         stand_in = Bot(self.human, skill, self.game.seed + 1) if self.human is not None else None
         while not self.game.is_over:
             seat = self.game.current_players()[0]
@@ -341,5 +366,5 @@ class GameApp:
         self._epoch += 1
         self.game, bots = self._new_game(self.game.seed + 1)
         self.bots = dict(bots)
-        self._asked, self._last_reveal = None, None
+        self._asked, self._last_reveal, self._outcome = None, None, []
         self._step()

@@ -1,6 +1,6 @@
 """The board on an ipyleaflet map: one Polygon and one label Marker per territory.
 
-Measured (DESIGN.md): changing ``fill_color`` of one ``Polygon`` sends about
+Measured on ipyleaflet 0.20: changing ``fill_color`` of one ``Polygon`` sends about
 70 bytes, while restyling a single ``GeoJSON`` layer re-sends every polygon.
 So each territory is its own ``Polygon``; a label is a ``Marker`` whose
 ``DivIcon`` is cached per distinct content, so a change re-points the marker
@@ -10,6 +10,7 @@ it renders offline.
 
 from __future__ import annotations
 
+import math
 from html import escape
 from typing import Callable, Iterable, Mapping
 
@@ -18,7 +19,7 @@ from ipyleaflet import DivIcon, Map, Marker, Polygon
 from ..maps import GameMap
 from .palette import BORDER, FREE, HIGHLIGHT
 
-LABEL_SIZE = (80, 38)  # pixels (width, height) of a value/castle label, drawn above the label point
+LABEL_SIZE = (80, 48)  # pixels (width, height) of a value/castle label, drawn above the label point
 NAME_SIZE = (110, 28)  # pixels of a name label, drawn below it
 
 
@@ -32,6 +33,27 @@ def leaflet_locations(geometry: Mapping) -> list:
     if geometry["type"] == "Polygon":
         return [_ring(r) for r in geometry["coordinates"]]
     return [[_ring(r) for r in polygon] for polygon in geometry["coordinates"]]
+
+
+def _mercator_y(lat: float) -> float:
+    """Web Mercator y of a latitude at zoom 0, in 256-pixel tiles' pixels."""
+    phi = math.radians(lat)
+    return 128 - 128 * math.log(math.tan(math.pi / 4 + phi / 2)) / math.pi
+
+
+def fit_view(bounds: tuple[tuple[float, float], tuple[float, float]], width_px: float, height_px: float,
+             padding_px: float = 16, snap: float = 0.25) -> tuple[tuple[float, float], float]:
+    """The centre (lat, lon) and zoom that show ``bounds`` ((south, west),
+    (north, east), degrees) whole in a map of ``width_px`` x ``height_px``
+    pixels, zoom rounded down to a multiple of ``snap``."""
+    (south, west), (north, east) = bounds
+    dx = (east - west) / 360 * 256
+    dy = _mercator_y(south) - _mercator_y(north)
+    scale = min((width_px - 2 * padding_px) / dx, (height_px - 2 * padding_px) / dy)
+    zoom = math.floor(math.log2(max(scale, 1e-9)) / snap) * snap
+    y_mid = (_mercator_y(south) + _mercator_y(north)) / 2
+    lat_mid = math.degrees(2 * math.atan(math.exp((128 - y_mid) * math.pi / 128)) - math.pi / 2)
+    return (lat_mid, (west + east) / 2), zoom
 
 
 def castle_svg(standing: int, total: int, colour: str) -> str:
@@ -48,7 +70,8 @@ def castle_svg(standing: int, total: int, colour: str) -> str:
             parts.append(f'<path d="M{x} 20 L{x + 2} 15 L{x + 5} 17 L{x + 7} 14 L{x + 9} 20 Z" fill="#9a9a9a" '
                          'stroke="#444" stroke-width="1"/>')
     width = 4 + total * 12
-    return (f'<svg width="{width}" height="22" viewBox="0 0 {width} 22" aria-label="{standing} of {total} towers">'
+    return (f'<svg width="{width * 1.3:.0f}" height="29" viewBox="0 0 {width} 22" '
+            f'aria-label="{standing} of {total} towers">'
             + "".join(parts) + "</svg>")
 
 
@@ -81,7 +104,7 @@ class MapView:
         names: territory id -> its name label ``Marker`` (fixed).
     """
 
-    def __init__(self, game_map: GameMap, height: str = "560px"):
+    def __init__(self, game_map: GameMap, height: str = "clamp(360px, 62vh, 600px)"):
         self.game_map = game_map
         self.map = Map(center=game_map.center, zoom=game_map.zoom, layers=(),
                        scroll_wheel_zoom=False, double_click_zoom=False, attribution_control=False,
@@ -89,6 +112,8 @@ class MapView:
         for layer in list(self.map.layers):  # no tiles at all: offline
             self.map.remove(layer)
         self.map.add_class("tnb-map")
+        self._fitted_size: tuple[float, float] | None = None
+        self.map.observe(self._fit, names=["left", "right", "top", "bottom"])
         self._click_handlers: list[Callable[[str], None]] = []
         self._icons: dict[str, DivIcon] = {}
         self.polygons: dict[str, Polygon] = {}
@@ -106,6 +131,16 @@ class MapView:
             self.map.add(polygon)
         for marker in (*self.labels.values(), *self.names.values()):
             self.map.add(marker)
+
+    def _fit(self, _change: object = None) -> None:
+        """Frame the whole map whenever the browser reports a new map size
+        (first render, window resize); a zoom by the user keeps the size and
+        is left alone."""
+        size = (self.map.right - self.map.left, self.map.bottom - self.map.top)
+        if min(size) <= 0 or size == self._fitted_size:
+            return
+        self._fitted_size = size
+        self.map.center, self.map.zoom = fit_view(self.game_map.bounds, *size)
 
     def on_territory_click(self, handler: Callable[[str], None]) -> None:
         """Call ``handler(territory_id)`` when a territory is clicked (labels let

@@ -1,17 +1,17 @@
-"""Colours: the Okabe-Ito palette, safe for the common colour-vision deficiencies.
+"""Colours: Paul Tol's "vibrant" scheme, safe for colour-vision deficiencies.
 
-Seats keep the rulebooks' colour names (red, blue, green); on screen they are
-Okabe-Ito vermillion, blue and bluish green, which stay distinct for
-protanopia, deuteranopia and tritanopia.
+Seats keep the rulebooks' colour names (red, blue, green); Tol's vibrant red,
+blue and teal stay distinct for protanopia, deuteranopia and tritanopia and
+still read as red, blue and green to everyone else.
 """
 
 SEAT_COLOURS = {
-    "red": "#D55E00",
-    "blue": "#0072B2",
-    "green": "#009E73",
-    "orange": "#E69F00",
-    "purple": "#CC79A7",
-    "sky": "#56B4E9",
+    "red": "#CC3311",
+    "blue": "#0077BB",
+    "green": "#009988",
+    "orange": "#EE7733",
+    "cyan": "#33BBEE",
+    "magenta": "#EE3377",
 }
 FREE = "#F4F1EA"  # a free territory: warm off-white
 BORDER = "#3A3A3A"  # territory outlines
@@ -21,5 +21,5 @@ TEXT = "#1B1B1B"
 
 
 def seat_colour(colour_name: str) -> str:
-    """The hex colour for a rule set's colour name, e.g. ``"red" -> "#D55E00"``."""
+    """The hex colour for a rule set's colour name, e.g. ``"red" -> "#CC3311"``."""
     return SEAT_COLOURS[colour_name]

@@ -47,8 +47,16 @@ def scoreboard_html(game: Game, roles: Mapping[int, str]) -> str:
     return f'<table class="tnb-scores">{"".join(rows)}</table>'
 
 
-def status_html(game: Game, human: int | None) -> str:
-    """One line saying the phase, the round and who must do what."""
+def status_html(game: Game, human: int | None, paused: bool = False, started: bool = True) -> str:
+    """One line saying the phase, the round and who must do what.
+
+    Args:
+        human: the seat at the screen, or None.
+        paused: a question's result is on screen before play goes on.
+        started: False until the teacher presses Start.
+    """
+    if not started:
+        return '<div class="tnb-status"><span class="tnb-phase">Ready</span> · bases drawn; press Start</div>'
     if game.is_over:
         winner = game.players[game.ranking[0]]
         return f'<div class="tnb-status tnb-over">Game over: {escape(winner.name)} wins with {winner.score} points</div>'
@@ -60,8 +68,10 @@ def status_html(game: Game, human: int | None) -> str:
     else:
         phase = f"Battle round {game.battle_round} of {len(game.rules.battle_rounds)}"
     acting = game.current_players()
-    you = human is not None and human in acting
-    if stage == "pick":
+    you = not paused and human is not None and human in acting
+    if paused:
+        what = "the result"
+    elif stage == "pick":
         left = sum(1 for s in game.picks if s == acting[0])
         what = (f"Your pick: click a free territory next to yours ({left} left)" if you
                 else f"{escape(game.players[acting[0]].name)} is choosing a territory")
@@ -114,10 +124,35 @@ def reveal_html(game: Game, event: Event | None) -> str:
             shown, mark = f"{LETTERS[given]}) {escape(d['options'][given])}", ("✓ right" if right else "✗ wrong")
         timing = "" if ms is None or given is None else f"{ms / 1000:.1f} s"
         rows.append(f"<tr><td>{swatch(colour)} {escape(game.players[seat].name)}</td><td class='tnb-given'><b>{shown}</b></td>"
-                    f"<td>{mark}</td><td>{timing}</td></tr>")
+                    f"<td>{mark}</td><td class='tnb-time'>{timing}</td></tr>")
     return (f'<div class="tnb-reveal"><div class="tnb-reveal-q">{escape(d["question_text"])}</div>'
             f'<div class="tnb-correct">Correct answer: <b>{correct}</b></div>'
             f'<table>{"".join(rows)}</table></div>')
+
+
+OUTCOME_KINDS = {"battle", "tower", "take", "defend", "capture"}
+
+
+def outcome_lines(game: Game, events: Sequence[Event]) -> list[str]:
+    """What a resolved question decided, in sentences for the back row: who
+    picks how many territories, or what the battle did."""
+    answers = [e for e in events if e.kind == "answers"]
+    if answers and answers[-1].data["purpose"] == "expansion":
+        order = answers[-1].data["order"]
+        parts = [f"{game.players[seat].name}: {picks} pick{'s' if picks > 1 else ''}"
+                 for seat, picks in zip(order, game.rules.expansion_picks) if picks]
+        return [f"Closest: {game.players[order[0]].name}. " + "; ".join(parts) + "."]
+    if answers and answers[-1].data["purpose"] == "tie-break":
+        order = answers[-1].data["order"]
+        return ["Tie-break: " + ", then ".join(game.players[s].name for s in order) + "."]
+    return [e.text + "." for e in events if e.kind in OUTCOME_KINDS]
+
+
+def outcome_html(lines: Sequence[str]) -> str:
+    """The outcome lines, large."""
+    if not lines:
+        return ""
+    return '<div class="tnb-outcome">' + "".join(f"<div>{escape(line)}</div>" for line in lines) + "</div>"
 
 
 LOGGED = {"bases", "phase", "round", "pick", "attack", "battle", "tower", "take", "defend", "capture",

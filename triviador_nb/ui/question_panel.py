@@ -3,7 +3,7 @@
 Multiple-choice questions get four large buttons (A-D). Guess questions get a
 number box that submits on Enter and an "Answer" button. The panel is given
 only what players may see: the text and the shuffled options, never the
-correct answer (DESIGN.md, point 4).
+correct answer: a player never sees it before the question is resolved.
 """
 
 from __future__ import annotations

@@ -9,14 +9,14 @@ CSS = f"""
 .tnb-map .leaflet-div-icon {{ background: transparent; border: none; pointer-events: none; }}
 .tnb-label {{ text-align: center; line-height: 1.05; pointer-events: none;
   text-shadow: 0 0 3px #fff, 0 0 3px #fff, 0 0 3px #fff; }}
-.tnb-value {{ font-size: 15px; font-weight: bold; }}
-.tnb-label.tnb-name {{ font-size: 11px; line-height: 1.0; }}
+.tnb-value {{ font-size: 17px; font-weight: bold; }}
+.tnb-label.tnb-name {{ font-size: 12px; line-height: 1.0; }}
 .tnb-label {{ display: flex; flex-direction: column; align-items: center; justify-content: flex-end; height: 100%; }}
 .tnb-label.tnb-name {{ justify-content: flex-start; padding-top: 1px; }}
 .tnb-title {{ font-size: 24px; font-weight: bold; margin: 0 0 4px 0; }}
 .tnb-status {{ font-size: 20px; padding: 8px 12px; border-radius: 8px; background: #EEE; }}
 .tnb-status.tnb-yourturn {{ background: #FFF3C4; border: 2px solid #E69F00; }}
-.tnb-status.tnb-over {{ background: #DFF0E6; border: 2px solid #009E73; }}
+.tnb-status.tnb-over {{ background: #DFF0E6; border: 2px solid #009988; }}
 .tnb-phase {{ font-weight: bold; }}
 .tnb-message {{ font-size: 17px; min-height: 1.4em; }}
 .tnb-message .tnb-warn, .tnb-warn {{ color: #A03800; font-weight: bold; }}
@@ -32,17 +32,18 @@ CSS = f"""
 .tnb-qhead {{ font-size: 15px; text-transform: uppercase; letter-spacing: 0.05em; color: #555; }}
 .tnb-qtext {{ font-size: 22px; font-weight: bold; line-height: 1.25; }}
 .tnb-idle {{ font-size: 18px; color: #555; }}
-.tnb-timer {{ font-size: 18px; font-weight: bold; }}
+.tnb-timer {{ font-size: 24px; font-weight: bold; }}
 .tnb-guess input {{ font-size: 22px !important; height: 44px !important; }}
 .tnb-reveal {{ font-size: 16px; background: #F6F6F6; border-radius: 8px; padding: 8px; }}
 .tnb-reveal-q {{ color: #444; }}
 .tnb-correct {{ font-size: 19px; margin: 4px 0; }}
 .tnb-reveal table {{ width: 100%; }}
-.tnb-reveal td {{ padding: 2px 6px; white-space: nowrap; }}
-.tnb-reveal td.tnb-given {{ white-space: normal; }}
+.tnb-reveal td {{ padding: 2px 6px; overflow-wrap: anywhere; }}
+.tnb-reveal td.tnb-time {{ white-space: nowrap; }}
+.tnb-outcome {{ font-size: 21px; font-weight: bold; margin: 4px 0 8px 0; }}
 .tnb-log {{ font-size: 14px; margin: 0; padding-left: 18px; color: #333; }}
 .tnb-log li:first-child {{ font-weight: bold; color: #000; }}
-.tnb-ranking {{ font-size: 22px; padding: 10px; border: 3px solid #009E73; border-radius: 8px; }}
+.tnb-ranking {{ font-size: 22px; padding: 10px; border: 3px solid #009988; border-radius: 8px; }}
 .tnb-ranking ol {{ margin: 4px 0; }}
 </style>
 """
