@@ -122,7 +122,7 @@ def expansion_round(game: Game, order: Sequence[int], picks: Sequence[str]) -> l
     events = answer_guess(game, order)
     for territory in picks:
         assert game.stage == "pick", game.stage
-        events += game.apply(Pick(game.picks[0], territory))
+        events += game.apply(Pick(game.pick_queue[0], territory))
     return events
 
 
@@ -202,6 +202,6 @@ def snapshot(game: Game) -> tuple:
     """Everything an action could change, for "the game is unchanged" checks."""
     return (
         copy.deepcopy(game.players), copy.deepcopy(game.territories), list(game.events),
-        list(game.actions), list(game.picks), copy.deepcopy(game.battle), copy.deepcopy(game.attack),
+        list(game.actions), list(game.pick_queue), copy.deepcopy(game.battle), copy.deepcopy(game.attack),
         copy.deepcopy(game.question), game.phase, game.ranking, game._rng.getstate(),
     )

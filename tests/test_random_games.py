@@ -73,8 +73,8 @@ def check_state(game: Game) -> None:
         if not p.in_game:
             assert (p.score, p.bonuses, p.awards) == (0, 0, 0)
     assert sum(s.is_base for s in game.territories.values()) == 3
-    if game.phase is Phase.EXPANSION and game.picks:
-        assert len(game.picks) <= 3
+    if game.phase is Phase.EXPANSION and game.pick_queue:
+        assert len(game.pick_queue) <= 3
 
 
 def check_finished(game: Game) -> None:

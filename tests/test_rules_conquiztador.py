@@ -110,7 +110,7 @@ def test_d1_closest_guess_wins():
     game = new_game()
     c = game.question.question.answer
     answer_all(game, guesses={0: c + 5, 1: c - 3, 2: c + 10})
-    assert game.picks == [1, 1, 0]
+    assert game.pick_queue == [1, 1, 0]
     assert events_of(game, "answers")[-1].data["order"] == [1, 0, 2]
 
 
@@ -119,7 +119,7 @@ def test_d1_equal_distance_faster_answer_wins():
     c = game.question.question.answer
     answer_all(game, guesses={0: c + 5, 1: c - 5, 2: c + 5}, ms={0: 3000, 1: 2000, 2: 2500})
     assert events_of(game, "answers")[-1].data["order"] == [1, 2, 0]
-    assert game.picks == [1, 1, 2]
+    assert game.pick_queue == [1, 1, 2]
 
 
 def test_d1_no_answer_ranks_last_in_seat_order():
@@ -127,7 +127,7 @@ def test_d1_no_answer_ranks_last_in_seat_order():
     c = game.question.question.answer
     answer_all(game, guesses={0: None, 1: c + 900, 2: None})
     assert events_of(game, "answers")[-1].data["order"] == [1, 0, 2]
-    assert game.picks == [1, 1, 0]
+    assert game.pick_queue == [1, 1, 0]
     assert rank_guesses(50, {0: GuessAnswer(0, None), 1: GuessAnswer(1, None), 2: GuessAnswer(2, None)}) == [0, 1, 2]
 
 
@@ -141,7 +141,7 @@ def test_d1_exact_answer_beats_a_faster_wrong_one():
 def test_d12_expansion_winner_picks_two_second_picks_one_third_none():
     game = new_game()
     answer_guess(game, (2, 0, 1))
-    assert game.picks == [2, 2, 0]
+    assert game.pick_queue == [2, 2, 0]
     assert game.current_players() == (2,)
     game.apply(Pick(2, "C2"))
     assert game.current_players() == (2,)
@@ -158,7 +158,7 @@ def test_d12_expansion_picks_follow_the_ranking_of_each_question():
     game = new_game()
     expansion_round(game, (0, 1, 2), ("A2", "B1", "A3"))
     answer_guess(game, (1, 2, 0))
-    assert game.picks == [1, 1, 2]
+    assert game.pick_queue == [1, 1, 2]
 
 
 def test_d12_adjacent_first_only_free_territories_bordering_your_own():
@@ -204,15 +204,16 @@ def test_d12_standard_expansion_gives_1600_each():
 
 
 def test_d12_expansion_ends_when_no_territory_is_free_picks_stop_mid_queue():
-    # 2x4 board, bases A1, A3, B2: 5 free territories; round 2's second-placed pick never comes
+    # 2x4 board, bases A1, A3, B2: 5 free territories; round 2's second-placed pick never comes:
+    # only 2 territories are free, so the queue holds the winner's two picks alone
     board = grid_board("AB", 4)
     game = new_game(bases=("A1", "A3", "B2"), board=board)
     expansion_round(game, (0, 1, 2), ("A2", "B1", "A4"))
     answer_guess(game, (2, 1, 0))
-    assert game.picks == [2, 2, 1]
+    assert game.pick_queue == [2, 2]
     game.apply(Pick(2, "B3"))
     events = game.apply(Pick(2, "B4"))
-    assert game.picks == []
+    assert game.pick_queue == []
     assert game.phase is Phase.BATTLE and game.battle_round == 1
     assert scores(game) == [1400, 1200, 1400]
     assert "phase" in kinds(events) and "round" in kinds(events)
@@ -356,6 +357,20 @@ def test_d5_attacker_right_defender_silent_attacker_wins():
     game, a, d, t = first_battle()
     answer_all(game, right={a}, silent={d})
     assert game.territories[t].owner == a
+
+
+@pytest.mark.parametrize("attacker_first", [True, False])
+def test_d5_both_silent_in_the_battle_guess_question_defender_holds(attacker_first):
+    # D1 ranks silent players by seat, but D5 never gives a battle to a silent attacker
+    # (checked with the attacker in the lower and in the higher seat)
+    for seed in range(40):
+        game, a, d, t = first_battle(seed)
+        if (a < d) == attacker_first:
+            break
+    answer_all(game, right={a, d})
+    answer_all(game, silent={a, d})
+    assert game.territories[t].owner == d
+    assert game.players[d].bonuses == 0  # D6: no bonus for a win through the guess question
 
 
 def test_d5_both_right_guess_question_between_the_two_decides():

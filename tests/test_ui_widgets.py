@@ -6,15 +6,20 @@ test advances the clock.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from triviador_nb.engine import ChoiceAnswer, GuessAnswer
 from triviador_nb.maps import load_builtin_map
 from triviador_nb.ui import ManualScheduler, play
-from triviador_nb.ui.map_view import MapView
+from triviador_nb.ui.map_view import MapView, fit_view
 from triviador_nb.ui.palette import FREE, SEAT_COLOURS
 from triviador_nb.ui.question_panel import parse_guess
 from triviador_nb.ui.traffic import WidgetTraffic
+
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -78,7 +83,16 @@ def test_invalid_guess_is_refused_with_a_reason_and_nothing_is_sent(app):
     app.panel.guess_box.value = "1,848"
     assert app.game.actions == []
     assert "is not a whole number" in app.panel.feedback.value
+    app.panel.answer_button.click()  # the Answer button checks the box the same way
+    assert app.game.actions == []
     app.panel.guess_box.value = "1848"
+    assert app.game.actions == [GuessAnswer(0, 1848, 0)]
+
+
+def test_answer_button_submits_what_the_box_holds(app):
+    app.panel.guess_box.unobserve_all("value")  # as if typed without Enter
+    app.panel.guess_box.value = "1848"
+    assert app.game.actions == []
     app.panel.answer_button.click()
     assert app.game.actions == [GuessAnswer(0, 1848, 0)]
 
@@ -92,7 +106,7 @@ def test_guess_timer_runs_out_to_no_answer_d3(clock, app):
     clock.advance(app.game.rules.timers.guess_s + 0.3)
     human = [a for a in app.game.actions if a.player == 0]
     assert human == [GuessAnswer(0, None)]
-    assert "Time is up" in app.panel.feedback.value or app.reveal.value
+    assert "Your team</td><td class='tnb-given'><b>no answer</b>" in app.reveal.value
 
 
 def test_bots_answer_after_their_response_time(clock, app):
@@ -251,3 +265,57 @@ def test_recolouring_one_territory_sends_under_1_kb():
         view.show(owners, values, towers, 3)
     assert traffic.total_bytes == 0  # nothing changed, nothing sent
     assert view.polygons["HU-BA"].fill_color == FREE
+
+
+def test_one_bank_file_in_a_list_loads(clock):
+    app = started(play(bank=["../question_banks/general_knowledge_en.csv".replace("..", str(REPO))],
+                       seed=1, scheduler=clock))
+    assert len(app.game.bank.choice) == 112 and len(app.game.bank.guess) == 83
+
+
+def test_a_missing_bank_file_says_where_relative_paths_start():
+    with pytest.raises(FileNotFoundError, match="relative paths start in"):
+        play(bank="no_such_bank.csv")
+
+
+def test_expansion_outcome_names_the_real_picks(clock, app):
+    asked = app.game.question
+    app.panel.guess_box.value = str(asked.question.answer)  # exact: your team is closest
+    clock.advance(9.5)
+    queue = list(app.game.pick_queue)
+    assert queue[:2] == [0, 0]
+    names = [app.game.players[s].name for s in dict.fromkeys(queue)]
+    expected = "Closest: Your team. " + "; ".join(
+        f"{n}: {queue.count(s)} pick{'s' if queue.count(s) > 1 else ''}" for n, s in zip(names, dict.fromkeys(queue)))
+    assert app._outcome == [expected + "."]
+    assert f'<div class="tnb-outcome"><div>{expected}.</div></div>' in app.reveal.value
+
+
+def test_resume_before_start_starts_the_game(clock):
+    app = play(seed=7, scheduler=clock)
+    app.resume()
+    assert app.start_button.layout.display == "none"
+    app.start_button.click()  # a late click on Start does nothing more
+    clock.advance(1.6)
+    answers = [a for a in app.game.actions if a.player != 0]
+    assert len(answers) == len(set(a.player for a in answers))  # each bot answered once
+
+
+def test_fit_view_frames_the_map_for_the_reported_size():
+    hungary = load_builtin_map("hungary")
+    (lat, lon), zoom = fit_view(hungary.bounds, 600, 560)
+    assert zoom == 6.75 and abs(lon - 19.48582) < 1e-9 and 46.9 < lat < 47.4
+    assert fit_view(hungary.bounds, 900, 600)[1] == 7.25
+    assert fit_view(hungary.bounds, 500, 400)[1] == 6.5
+
+
+def test_map_view_refits_when_the_browser_reports_a_new_size():
+    view = MapView(load_builtin_map("hungary"))
+    view.map.set_trait("left", 0)
+    view.map.set_trait("top", 0)
+    view.map.set_trait("bottom", 560)
+    view.map.set_trait("right", 600)
+    assert view.map.zoom == 6.75
+    view.map.zoom = 8  # the user zooms in: same size, left alone
+    view.map.set_trait("right", 600)
+    assert view.map.zoom == 8

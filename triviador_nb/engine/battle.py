@@ -44,6 +44,8 @@ def target_problem(board: Board, territories: Mapping[str, TerritoryState], play
     """
     if territory not in territories:
         return f"there is no territory {territory!r} on this map"
+    if territory in legal_targets(board, territories, players, seat, targets):
+        return None
     state = territories[territory]
     name = board.names[territory]
     if state.owner == seat:
@@ -52,11 +54,7 @@ def target_problem(board: Board, territories: Mapping[str, TerritoryState], play
         return f"{name} belongs to nobody in the game"
     if targets is Targets.ADJACENT_NO_BASES and state.is_base:
         return f"castles cannot be attacked in battle round {round_number}"
-    if targets is not Targets.ANY:
-        owned = {t for t, s in territories.items() if s.owner == seat}
-        if territory not in board.neighbours_of_set(owned):
-            return f"{name} does not border your territories (battle round {round_number} allows neighbours only)"
-    return None
+    return f"{name} does not border your territories (battle round {round_number} allows neighbours only)"
 
 
 def legal_targets(board: Board, territories: Mapping[str, TerritoryState], players: Sequence[PlayerState],

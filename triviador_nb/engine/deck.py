@@ -39,8 +39,3 @@ class Deck(Generic[Q]):
         question = self._order[self._next]
         self._next += 1
         return question, reshuffled
-
-    @property
-    def remaining(self) -> int:
-        """Questions not yet drawn since the last shuffle."""
-        return len(self._order) - self._next

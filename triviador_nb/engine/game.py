@@ -30,7 +30,7 @@ from .questions import ChoiceQuestion, GuessQuestion, QuestionBank
 from .ranking import rank_guesses
 from .rules import BattleOrder, RuleSet
 from .state import AskedQuestion, BattleTurns, Phase, PlayerState, Purpose, TerritoryState
-from .state import Attack as AttackUnderWay
+from .state import AttackInProgress
 
 
 class Game:
@@ -67,9 +67,9 @@ class Game:
         self.events: list[Event] = []
         self.actions: list[Action] = []
         self.question: AskedQuestion | None = None
-        self.picks: list[int] = []
+        self.pick_queue: list[int] = []
         self.battle = BattleTurns()
-        self.attack: AttackUnderWay | None = None
+        self.attack: AttackInProgress | None = None
         self.ranking: tuple[int, ...] | None = None
         self._tie_groups: list[tuple[int, ...]] = []
         self._tiebreak_place: dict[int, int] = {}
@@ -103,7 +103,7 @@ class Game:
             return "over"
         if self.question is not None:
             return "answer"
-        if self.picks:
+        if self.pick_queue:
             return "pick"
         return "attack"
 
@@ -113,7 +113,7 @@ class Game:
         if stage == "answer":
             return self.question.waiting_for
         if stage == "pick":
-            return (self.picks[0],)
+            return (self.pick_queue[0],)
         if stage == "attack":
             return (self.attacker,)
         return ()
@@ -154,7 +154,7 @@ class Game:
         """
         stage = self.stage
         if stage == "pick":
-            seat = self.picks[0]
+            seat = self.pick_queue[0]
             return [Pick(seat, t) for t in self.legal_picks(seat)]
         if stage == "attack":
             return [Attack(self.attacker, t) for t in self.legal_targets(self.attacker)]
@@ -258,8 +258,6 @@ class Game:
         if action.player not in self.current_players():
             raise NotYourTurnError(action, phase, f"the game is waiting for {self._awaited()}")
         if isinstance(action, (Pick, Attack)):
-            if isinstance(action, Pick) != (stage == "pick"):
-                raise NotYourTurnError(action, phase, f"the game is waiting for {self._awaited()}")
             reason = self.why_illegal(action.player, action.territory)
             if reason:
                 raise IllegalTerritoryError(action, phase, reason)
@@ -271,15 +269,19 @@ class Game:
         if isinstance(action, GuessAnswer) != question.is_guess:
             kind = "a guess (a whole number)" if question.is_guess else "one of the options A-D"
             raise InvalidAnswerError(action, phase, f"this question takes {kind}")
-        if isinstance(action, GuessAnswer) and action.value is not None and action.value < 0:
-            raise InvalidAnswerError(action, phase, "a guess must be a whole number >= 0")
-        if isinstance(action, ChoiceAnswer) and action.option not in (0, 1, 2, 3, None):
-            raise InvalidAnswerError(action, phase, "the option must be A, B, C or D")
         given = action.value if isinstance(action, GuessAnswer) else action.option
+        if given is not None and not _is_whole(given):
+            raise InvalidAnswerError(action, phase, "an answer must be a whole number")
+        if isinstance(action, GuessAnswer) and given is not None and given < 0:
+            raise InvalidAnswerError(action, phase, "a guess must be a whole number >= 0")
+        if isinstance(action, ChoiceAnswer) and given not in (0, 1, 2, 3, None):
+            raise InvalidAnswerError(action, phase, "the option must be A, B, C or D")
+        if action.ms is not None and not _is_whole(action.ms):
+            raise InvalidAnswerError(action, phase, "a response time must be a whole number of milliseconds")
+        if action.ms is not None and action.ms < 0:
+            raise InvalidAnswerError(action, phase, "a response time cannot be negative")
         if action.ms is not None and given is not None:  # a late "no answer" is still no answer
             limit_ms = round(self.time_limit_s() * 1000)
-            if action.ms < 0:
-                raise InvalidAnswerError(action, phase, "a response time cannot be negative")
             if action.ms > limit_ms:
                 raise AnswerTooLateError(action, phase, f"answered after {action.ms} ms; the timer allows {limit_ms} ms")
 
@@ -295,10 +297,9 @@ class Game:
         while not self.is_over and self.question is None:
             if self.phase is Phase.EXPANSION:
                 if not expansion.free_territories(self.board, self.territories):
-                    self.picks.clear()
                     self._start_battle()
                     continue
-                if not self.picks:
+                if not self.pick_queue:
                     self._ask(Purpose.EXPANSION, tuple(p.seat for p in self.players))
                 return
             if self.phase is Phase.BATTLE:
@@ -357,7 +358,7 @@ class Game:
         self._advance()
 
     def _pick(self, seat: int, territory: str) -> None:
-        self.picks.pop(0)
+        self.pick_queue.pop(0)
         state = self.territories[territory]
         state.owner = seat
         state.value = self.rules.expansion_value
@@ -367,7 +368,7 @@ class Game:
 
     def _start_attack(self, seat: int, territory: str) -> None:
         defender = self.territories[territory].owner
-        self.attack = AttackUnderWay(seat, defender, territory)
+        self.attack = AttackInProgress(seat, defender, territory)
         state = self.territories[territory]
         what = f"the castle of {self.board.names[territory]} ({state.towers} towers standing)" \
             if state.towers else self.board.names[territory]
@@ -406,9 +407,12 @@ class Game:
         if asked.is_guess:
             order = rank_guesses(asked.question.answer, asked.answers)
             self._log_answers(asked, order)
-            {Purpose.EXPANSION: self._after_expansion_guess,
-             Purpose.BATTLE_GUESS: self._after_battle_guess,
-             Purpose.TIEBREAK: self._after_tiebreak}[asked.purpose](order)
+            if asked.purpose is Purpose.BATTLE_GUESS:
+                self._after_battle_guess(order, {s for s, a in asked.answers.items() if a.value is not None})
+            elif asked.purpose is Purpose.EXPANSION:
+                self._after_expansion_guess(order)
+            else:
+                self._after_tiebreak(order)
         else:
             right = {s for s, a in asked.answers.items() if a.option == asked.correct_option}
             self._log_answers(asked, [s for s in asked.players if s in right])
@@ -434,7 +438,9 @@ class Game:
                            for s, a in asked.answers.items()})
 
     def _after_expansion_guess(self, order: list[int]) -> None:
-        self.picks = expansion.pick_queue(order, self.rules.expansion_picks)
+        """D12: winner picks 2, second 1, third none; picks stop when none is free."""
+        free = len(expansion.free_territories(self.board, self.territories))
+        self.pick_queue = expansion.pick_queue(order, self.rules.expansion_picks)[:free]
 
     def _after_battle_choice(self, right: set[int]) -> None:
         attack = self.attack
@@ -447,8 +453,11 @@ class Game:
         else:
             self._defender_wins(bonus=outcome is battle.Outcome.DEFENDED_WITH_BONUS)
 
-    def _after_battle_guess(self, order: list[int]) -> None:
-        if order[0] == self.attack.attacker:
+    def _after_battle_guess(self, order: list[int], answered: set[int]) -> None:
+        """D5: the closer guess wins; an attacker who did not answer never wins
+        (both silent: the defender holds, as D5 gives a silent attacker's battle
+        to the defender)."""
+        if order[0] == self.attack.attacker and self.attack.attacker in answered:
             self._attacker_wins()
         else:
             self._defender_wins(bonus=False)  # D6: no bonus for a tie-break win
@@ -481,7 +490,7 @@ class Game:
         self.attack = None
         self.battle.turn += 1
 
-    def _take(self, attack: AttackUnderWay) -> None:
+    def _take(self, attack: AttackInProgress) -> None:
         """D7: the defender loses the value, the attacker gains 400, worth 400 now."""
         state = self.territories[attack.territory]
         lost, gained = state.value, self.rules.capture_value
@@ -493,7 +502,7 @@ class Game:
                   seat=attack.attacker, defender=attack.defender, territory=attack.territory,
                   gained=gained, lost=lost)
 
-    def _capture_base(self, attack: AttackUnderWay) -> None:
+    def _capture_base(self, attack: AttackInProgress) -> None:
         """D9: everything of the defender passes to the attacker; the defender is out."""
         winner, loser = self.players[attack.attacker], self.players[attack.defender]
         taken = [t for t, s in self.territories.items() if s.owner == loser.seat]
@@ -502,7 +511,7 @@ class Game:
         base = self.territories[attack.territory]
         revalued = self.rules.ruined_castle_value - base.value  # 0 unless a rule set changes it (D10)
         base.value = self.rules.ruined_castle_value
-        moved = loser.score - loser.awards
+        moved = loser.score
         winner.score += loser.score + revalued
         winner.bonuses += loser.bonuses
         winner.awards += loser.awards
@@ -594,6 +603,11 @@ class Game:
 
     def _log(self, kind: str, text: str, /, **data: object) -> None:
         self.events.append(Event(len(self.events), kind, text, data))
+
+
+def _is_whole(value: object) -> bool:
+    """True for an ``int`` that is not a ``bool`` (answers and times are whole numbers)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 __all__ = ["Game", "IllegalActionError"]

@@ -84,12 +84,3 @@ class QuestionBank:
             raise ValueError(f"question bank {self.name!r} has no guess questions")
         if not self.choice:
             raise ValueError(f"question bank {self.name!r} has no multiple-choice questions")
-
-    def merged(self, other: "QuestionBank") -> "QuestionBank":
-        """Return a bank holding this bank's questions followed by ``other``'s."""
-        return QuestionBank(
-            guess=self.guess + other.guess,
-            choice=self.choice + other.choice,
-            name=f"{self.name}+{other.name}",
-            warnings=self.warnings + other.warnings,
-        )

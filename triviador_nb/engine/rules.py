@@ -94,6 +94,12 @@ class RuleSet:
             raise ValueError(f"rule set {self.name!r}: {self.players} players but {len(self.colours)} colours")
         if len(self.expansion_picks) != self.players:
             raise ValueError(f"rule set {self.name!r}: expansion_picks needs one entry per rank")
+        if sum(self.expansion_picks) <= 0 or min(self.expansion_picks) < 0:
+            raise ValueError(f"rule set {self.name!r}: expansion_picks must be >= 0 and give at least one pick")
+        if not self.battle_rounds:
+            raise ValueError(f"rule set {self.name!r}: needs at least one battle round")
+        if min(self.timers.guess_s, self.timers.choice_s, self.timers.territory_s) <= 0:
+            raise ValueError(f"rule set {self.name!r}: timers must be positive seconds")
 
 
 CONQUIZTADOR = RuleSet(

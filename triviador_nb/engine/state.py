@@ -1,7 +1,7 @@
 """The game's mutable state: territories, players, the pending stage.
 
 Only :class:`~triviador_nb.engine.game.Game` changes these objects; the UI and
-bots read them through ``Game`` and :mod:`~triviador_nb.engine.view`.
+bots read them through ``Game``.
 """
 
 from __future__ import annotations
@@ -90,8 +90,8 @@ class AskedQuestion:
     """A question put to some players, collecting their answers.
 
     Attributes:
-        question: the question (holds the correct answer: never show it to
-            players before the question is resolved - see ``view.py``).
+        question: the question (holds the correct answer: the UI shows only
+            its text and ``options`` until the question is resolved).
         purpose: why it is asked.
         players: seats that must answer, in seat order.
         options: for multiple choice, the four options in the shuffled order
@@ -117,7 +117,7 @@ class AskedQuestion:
 
 
 @dataclass
-class Attack:
+class AttackInProgress:
     """The attack under way in a battle turn.
 
     Attributes:

@@ -26,9 +26,9 @@ def resolve_bank(bank: str | Path | Sequence[str | Path] | QuestionBank) -> Ques
     """
     if isinstance(bank, QuestionBank):
         return bank
-    paths = list(bank) if isinstance(bank, (list, tuple)) else [bank]
-    if len(paths) == 1 and not str(bank).endswith(".csv") and not Path(bank).exists():
+    if not isinstance(bank, (list, tuple)) and not str(bank).endswith(".csv") and not Path(bank).exists():
         return load_builtin_bank(str(bank))
+    paths = list(bank) if isinstance(bank, (list, tuple)) else [bank]
     missing = [str(p) for p in paths if not Path(p).is_file()]
     if missing:
         raise FileNotFoundError(f"no question bank file {', '.join(missing)} (relative paths start in "

@@ -26,6 +26,7 @@ from ..engine import (
     Timeout,
 )
 from ..engine import Attack as AttackAction
+from ..engine.state import Purpose
 from ..maps import GameMap
 from . import panels
 from .map_view import MapView
@@ -158,9 +159,9 @@ class GameApp:
     def _question_title(self, asked) -> str:
         kind = "Guess question" if asked.is_guess else "Multiple-choice question"
         names = " vs ".join(self.game.players[s].name for s in asked.players)
-        if asked.purpose.value == "expansion":
+        if asked.purpose is Purpose.EXPANSION:
             return f"{kind} · everyone answers · closest wins"
-        if asked.purpose.value == "battle guess":
+        if asked.purpose is Purpose.BATTLE_GUESS:
             return f"{kind} · both were right · closest wins · {names}"
         return f"{kind} · {names}"
 
@@ -328,16 +329,24 @@ class GameApp:
         self.scheduler.call_later(delay_s, run)
 
     def _guarded(self, callback: Callable[..., object], *args: object) -> None:
-        """Run a UI callback; show an unexpected error instead of losing the game."""
+        """Run a UI callback; on an unexpected error, show it and carry on from
+        the game as it stands (the engine never keeps a half-applied action)."""
         try:
             callback(*args)
         except Exception as error:  # noqa: BLE001 - the game must survive any UI fault
-            self._say(f"Something went wrong ({type(error).__name__}: {error}). "
-                      "The game is kept: run app.resume() to continue.", warn=True)
+            self._say(f"Something went wrong ({type(error).__name__}: {error}). The game goes on.", warn=True)
+            try:
+                if self._started:
+                    self.resume()
+            except Exception as again:  # noqa: BLE001
+                self._say(f"Something went wrong twice ({again}). The game is kept in app.game; "
+                          "run app.resume() to try again.", warn=True)
 
     def resume(self) -> None:
-        """Re-arrange timers and bots from the current state (after an error)."""
+        """Re-arrange timers and bots from the current state (after an error);
+        starts the game if Start was not pressed yet."""
         self._epoch += 1
+        self._started = True
         self._asked = None
         self._step()
 

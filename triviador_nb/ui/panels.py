@@ -11,6 +11,7 @@ from html import escape
 from typing import Mapping, Sequence
 
 from ..engine import Event, Game
+from ..engine.state import Phase, Purpose
 from .map_view import castle_svg
 from .palette import seat_colour
 
@@ -61,9 +62,9 @@ def status_html(game: Game, human: int | None, paused: bool = False, started: bo
         winner = game.players[game.ranking[0]]
         return f'<div class="tnb-status tnb-over">Game over: {escape(winner.name)} wins with {winner.score} points</div>'
     stage = game.stage
-    if game.phase.value == "expansion":
+    if game.phase is Phase.EXPANSION:
         phase = "Expansion"
-    elif game.phase.value == "tie-break":
+    elif game.phase is Phase.TIEBREAK:
         phase = "Tie-break"
     else:
         phase = f"Battle round {game.battle_round} of {len(game.rules.battle_rounds)}"
@@ -72,7 +73,7 @@ def status_html(game: Game, human: int | None, paused: bool = False, started: bo
     if paused:
         what = "the result"
     elif stage == "pick":
-        left = sum(1 for s in game.picks if s == acting[0])
+        left = sum(1 for s in game.pick_queue if s == acting[0])
         what = (f"Your pick: click a free territory next to yours ({left} left)" if you
                 else f"{escape(game.players[acting[0]].name)} is choosing a territory")
     elif stage == "attack":
@@ -88,7 +89,7 @@ def status_html(game: Game, human: int | None, paused: bool = False, started: bo
 def _question_status(game: Game, human: int | None) -> str:
     asked = game.question
     names = [game.players[s].name for s in asked.players]
-    if asked.purpose.value == "expansion":
+    if asked.purpose is Purpose.EXPANSION:
         return "guess question: everyone answers"
     if game.attack is not None:
         a = game.attack
@@ -110,7 +111,7 @@ def reveal_html(game: Game, event: Event | None) -> str:
     else:
         correct = f"{LETTERS[d['correct_option']]}) {escape(d['options'][d['correct_option']])}"
     rows = []
-    seats = d["order"] + [s for s in sorted(d["answers"]) if s not in d["order"]] if guess else sorted(d["answers"])
+    seats = d["order"] if guess else sorted(d["answers"])
     for seat in seats:
         given, ms = d["answers"][seat]
         colour = seat_colour(game.rules.colours[seat])
@@ -137,12 +138,13 @@ def outcome_lines(game: Game, events: Sequence[Event]) -> list[str]:
     """What a resolved question decided, in sentences for the back row: who
     picks how many territories, or what the battle did."""
     answers = [e for e in events if e.kind == "answers"]
-    if answers and answers[-1].data["purpose"] == "expansion":
-        order = answers[-1].data["order"]
-        parts = [f"{game.players[seat].name}: {picks} pick{'s' if picks > 1 else ''}"
-                 for seat, picks in zip(order, game.rules.expansion_picks) if picks]
-        return [f"Closest: {game.players[order[0]].name}. " + "; ".join(parts) + "."]
-    if answers and answers[-1].data["purpose"] == "tie-break":
+    if answers and answers[-1].data["purpose"] == Purpose.EXPANSION.value:
+        picks = [e.data["seat"] for e in events if e.kind == "pick"] + list(game.pick_queue)
+        counts = {seat: picks.count(seat) for seat in dict.fromkeys(picks)}
+        parts = [f"{game.players[seat].name}: {n} pick{'s' if n > 1 else ''}" for seat, n in counts.items()]
+        closest = game.players[answers[-1].data["order"][0]].name
+        return [f"Closest: {closest}. " + ("; ".join(parts) if parts else "No picks") + "."]
+    if answers and answers[-1].data["purpose"] == Purpose.TIEBREAK.value:
         order = answers[-1].data["order"]
         return ["Tie-break: " + ", then ".join(game.players[s].name for s in order) + "."]
     return [e.text + "." for e in events if e.kind in OUTCOME_KINDS]

@@ -8,12 +8,14 @@ correct answer: a player never sees it before the question is resolved.
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Callable, Sequence
 
 import ipywidgets as w
 
 LETTERS = "ABCD"
+_DIGITS = re.compile(r"[0-9]+")
 
 
 def parse_guess(text: str) -> int | None:
@@ -22,7 +24,7 @@ def parse_guess(text: str) -> int | None:
     Returns None when the text is not a whole number >= 0 (D1).
     """
     text = text.strip()
-    return int(text) if text.isdigit() else None
+    return int(text) if _DIGITS.fullmatch(text) else None
 
 
 class QuestionPanel:
