@@ -59,7 +59,10 @@ def events_of(game: Game, kind: str) -> list:
 
 def test_rule_set_constants_match_the_rulebook():
     r = CONQUIZTADOR
-    assert (r.players, r.base_value, r.base_towers, r.expansion_picks, r.expansion_value) == (3, 1000, 3, (2, 1, 0), 200)
+    (phase,) = r.expansion
+    # "The winner of the question may choose 2 territories, and the second-place answerer may choose 1":
+    # ranks 0, 0, 1 pick; "Players get 200 points for every territory they take"
+    assert (r.players, r.base_value, r.base_towers, phase.sequences, phase.value) == (3, 1000, 3, ((0, 0, 1),), 200)
     assert (r.capture_value, r.defense_bonus, r.ruined_castle_value, r.tiebreak_points) == (400, 100, 1000, 0)
     assert len(r.battle_rounds) == 3
     assert (r.timers.guess_s, r.timers.choice_s, r.timers.territory_s) == (10.0, 15.0, 10.0)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..engine import Action, Attack, ChoiceAnswer, Game, GuessAnswer, Pick
+from ..engine import Action, Attack, ChoiceAnswer, Game, GuessAnswer, Pick, Rebuild
 
 
 @dataclass(frozen=True)
@@ -67,9 +67,9 @@ class Bot:
             raise ValueError(f"the game does not await seat {self.seat + 1} ({game.stage})")
         if game.stage == "answer":
             return self._answer(game)
-        if game.stage == "pick":
+        if game.stage in ("base", "pick"):
             return Pick(self.seat, self._choose_pick(game))
-        return Attack(self.seat, self._choose_target(game))
+        return self._battle_turn(game)
 
     def response_ms(self, game: Game) -> int:
         """A response time for the open question, within its timer."""
@@ -101,20 +101,33 @@ class Bot:
         best = max(len(game.board.adjacency[t] & free) for t in options)
         return self._rng.choice([t for t in options if len(game.board.adjacency[t] & free) == best])
 
-    def _choose_target(self, game: Game) -> str:
+    def _battle_turn(self, game: Game) -> Action:
+        """Attack the most appealing target (with Magic Wings when that reaches a
+        better one); rebuild a damaged castle now and then (D14)."""
+        if game.can_rebuild(self.seat) and (self._rng.random() < 0.5 or not game.legal_targets(self.seat)):
+            return Rebuild(self.seat)
+        normal, winged = game.legal_targets(self.seat), game.wings_targets(self.seat)
+        if not normal and not winged:
+            return Rebuild(self.seat)
+        best_normal = self._choose_target(game, normal) if normal else None
+        best_winged = self._choose_target(game, winged) if winged else None
+        if best_normal is None or (best_winged is not None
+                                   and self._appeal(game, best_winged) > self._appeal(game, best_normal)):
+            return Attack(self.seat, best_winged, wings=True)
+        return Attack(self.seat, best_normal)
+
+    def _appeal(self, game: Game, territory: str) -> tuple[int, int]:
         """Prefer a castle down to its last tower, then ordinary territories
         (and ruins) by value, then castles with more towers standing; a bot
         behind the leader in the last round goes for the weakest castle."""
-        options = game.legal_targets(self.seat)
         leader = max(p.score for p in game.players)
         last_chance = game.battle_round == len(game.rules.battle_rounds) and game.players[self.seat].score < leader
+        s = game.territories[territory]
+        if s.towers and last_chance:
+            return (3, -s.towers)
+        tier = 2 if s.towers == 1 else 1 if s.towers == 0 else 0
+        return (tier, s.value)
 
-        def appeal(t: str) -> tuple[int, int]:
-            s = game.territories[t]
-            if s.towers and last_chance:
-                return (3, -s.towers)  # behind in the last round: go for a castle
-            tier = 2 if s.towers == 1 else 1 if s.towers == 0 else 0
-            return (tier, s.value)
-
-        best = max(appeal(t) for t in options)
-        return self._rng.choice([t for t in options if appeal(t) == best])
+    def _choose_target(self, game: Game, options: list[str]) -> str:
+        best = max(self._appeal(game, t) for t in options)
+        return self._rng.choice([t for t in options if self._appeal(game, t) == best])

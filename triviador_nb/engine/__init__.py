@@ -11,6 +11,7 @@ from .actions import (
     ChoiceAnswer,
     GuessAnswer,
     Pick,
+    Rebuild,
     Timeout,
     parse_action,
 )
@@ -26,7 +27,23 @@ from .errors import (
 from .events import Event
 from .game import Game
 from .questions import ChoiceQuestion, GuessQuestion, Question, QuestionBank
-from .rules import CONQUIZTADOR, RULE_SETS, BattleOrder, BattleRound, RuleSet, Targets, Timers, find_rule_set
+from .rules import (
+    CONQUIZTADOR,
+    DOBYVATEL,
+    DUEL,
+    LONG_CAMPAIGN,
+    RULE_SETS,
+    BasePlacement,
+    BattleOrder,
+    BattleRound,
+    ClaimExpansion,
+    GuessExpansion,
+    RuleSet,
+    Targets,
+    Timers,
+    WinKinds,
+    find_rule_set,
+)
 from .state import Phase
 
 __all__ = [name for name in dir() if not name.startswith("_")]

@@ -9,6 +9,8 @@ text form                      action
 =============================  ==========================================
 ``pick p1 HU-PE``              :class:`Pick` - take a free territory
 ``attack p2 HU-BA``            :class:`Attack` - attack a territory
+``attack p1 HU-BA wings``      :class:`Attack` with Magic Wings (Duel)
+``rebuild p3``                 :class:`Rebuild` - rebuild one's castle
 ``answer p3 1980 4200ms``      :class:`GuessAnswer` - a guess, 4.2 s
 ``answer p1 B 3100ms``         :class:`ChoiceAnswer` - option B, 3.1 s
 ``answer p2 none``             no answer (timer ran out)
@@ -50,13 +52,28 @@ class Pick:
 
 @dataclass(frozen=True)
 class Attack:
-    """Attack ``territory`` (owned by another player) during battle."""
+    """Attack ``territory`` (owned by another player) during battle.
+
+    ``wings=True`` spends the player's Magic Wings to reach a territory that
+    does not border them (Duel round 3, D11).
+    """
 
     player: int
     territory: str
+    wings: bool = False
 
     def __str__(self) -> str:
-        return f"attack {seat_text(self.player)} {self.territory}"
+        return f"attack {seat_text(self.player)} {self.territory}{' wings' if self.wings else ''}"
+
+
+@dataclass(frozen=True)
+class Rebuild:
+    """Rebuild one's castle instead of attacking (Long Campaign, D14)."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"rebuild {seat_text(self.player)}"
 
 
 @dataclass(frozen=True)
@@ -106,12 +123,13 @@ class Timeout:
         return f"timeout {seat_text(self.player)}"
 
 
-Action = Pick | Attack | GuessAnswer | ChoiceAnswer | Timeout
+Action = Pick | Attack | Rebuild | GuessAnswer | ChoiceAnswer | Timeout
 
 _SEAT = r"p(?P<seat>[1-9])"
 _PATTERNS = (
     (re.compile(rf"^pick {_SEAT} (?P<t>\S+)$"), lambda m, s: Pick(s, m["t"])),
-    (re.compile(rf"^attack {_SEAT} (?P<t>\S+)$"), lambda m, s: Attack(s, m["t"])),
+    (re.compile(rf"^attack {_SEAT} (?P<t>\S+)(?P<w> wings)?$"), lambda m, s: Attack(s, m["t"], m["w"] is not None)),
+    (re.compile(rf"^rebuild {_SEAT}$"), lambda m, s: Rebuild(s)),
     (re.compile(rf"^timeout {_SEAT}$"), lambda m, s: Timeout(s)),
     (re.compile(rf"^answer {_SEAT} none$"), None),
     (

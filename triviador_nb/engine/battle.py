@@ -8,11 +8,12 @@ stage by answering correctly.
 
 from __future__ import annotations
 
+import random
 from enum import Enum
 from typing import Mapping, Sequence
 
 from .board import Board
-from .rules import Targets
+from .rules import BattleOrder, BattleRound, Targets
 from .state import PlayerState, TerritoryState
 
 
@@ -73,3 +74,31 @@ def legal_targets(board: Board, territories: Mapping[str, TerritoryState], playe
             continue
         out.append(t)
     return out
+
+
+def wings_targets(board: Board, territories: Mapping[str, TerritoryState], players: Sequence[PlayerState],
+                  seat: int, targets: Targets) -> list[str]:
+    """Territories only Magic Wings can reach: the other players' territories
+    and castles that the round's ``targets`` do not allow (D11), board order."""
+    normal = set(legal_targets(board, territories, players, seat, targets))
+    return [t for t in legal_targets(board, territories, players, seat, Targets.ANY) if t not in normal]
+
+
+def attack_order(spec: BattleRound, round_index: int, players: Sequence[PlayerState],
+                 rng: random.Random) -> tuple[int, ...]:
+    """The attacking seats of a battle round, players out of the game left out.
+
+    RANDOM: a seeded shuffle (D12 rounds 1-2); SCORE: highest score first,
+    ties by seat (D12 last round); FIXED: the round's listed seats (D11);
+    ROTATING: round k starts with seat k mod players (D14).
+    """
+    in_game = [p.seat for p in players if p.in_game]
+    if spec.order is BattleOrder.RANDOM:
+        rng.shuffle(in_game)
+        return tuple(in_game)
+    if spec.order is BattleOrder.SCORE:
+        return tuple(sorted(in_game, key=lambda s: (-players[s].score, s)))
+    if spec.order is BattleOrder.FIXED:
+        return tuple(s for s in spec.fixed_order if players[s].in_game)
+    n = len(players)
+    return tuple(s for s in ((round_index + i) % n for i in range(n)) if players[s].in_game)

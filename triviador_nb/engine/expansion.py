@@ -3,7 +3,9 @@
 conquiztador.txt: "Players may only choose free territories that border their
 own empire. If there are none of those left, then they may choose any free
 territory." (the adjacent-first rule, D12). "The winner of the question may
-choose 2 territories, and the second-place answerer may choose 1."
+choose 2 territories, and the second-place answerer may choose 1." Duel
+alternates winner and loser by its table per map size (D11); Long Campaign
+lets each player claim a territory by a multiple-choice question (D14).
 """
 
 from __future__ import annotations
@@ -46,10 +48,18 @@ def pick_problem(board: Board, territories: Mapping[str, TerritoryState], seat: 
     return None
 
 
-def pick_queue(ranking: Sequence[int], picks_by_rank: Sequence[int]) -> list[int]:
+def pick_queue(ranking: Sequence[int], sequence: Sequence[int], free: int) -> list[int]:
     """Seats in picking order after a guess question.
 
-    >>> pick_queue([2, 0, 1], (2, 1, 0))
+    Args:
+        ranking: seats, best first (D1).
+        sequence: the pick sequence as ranks (0 = the winner), e.g. ConQUIZtador's
+            ``(0, 0, 1)`` or Duel's ``(0, 1, 0, 1, 0, 1, 0)``.
+        free: free territories; picks stop when none is free.
+
+    >>> pick_queue([2, 0, 1], (0, 0, 1), free=5)
     [2, 2, 0]
+    >>> pick_queue([1, 0], (0, 1, 0, 1, 0), free=3)
+    [1, 0, 1]
     """
-    return [seat for seat, picks in zip(ranking, picks_by_rank) for _ in range(picks)]
+    return [ranking[rank] for rank in sequence][:free]

@@ -13,8 +13,9 @@ from __future__ import annotations
 import random
 from typing import Iterable, Sequence
 
-from . import battle, expansion
-from .actions import Action, Attack, ChoiceAnswer, GuessAnswer, Pick, Timeout, parse_action, seat_text
+from . import battle, ending, expansion
+from .actions import Action, Attack, ChoiceAnswer, GuessAnswer, Pick, Rebuild, Timeout, parse_action, seat_text
+from .bases import choosable_bases, draw_bases
 from .board import Board
 from .deck import Deck
 from .errors import (
@@ -28,7 +29,7 @@ from .errors import (
 from .events import Event
 from .questions import ChoiceQuestion, GuessQuestion, QuestionBank
 from .ranking import rank_guesses
-from .rules import BattleOrder, RuleSet
+from .rules import BasePlacement, ClaimExpansion, GuessExpansion, RuleSet, WinKinds
 from .state import AskedQuestion, BattleTurns, Phase, PlayerState, Purpose, TerritoryState
 from .state import AttackInProgress
 
@@ -63,7 +64,12 @@ class Game:
         self._rng = random.Random(seed)
         self.players = [PlayerState(seat, name) for seat, name in enumerate(names)]
         self.territories = {t: TerritoryState() for t in board.territories}
-        self.phase = Phase.EXPANSION
+        self.colours = self._deal_colours()
+        self.phase = Phase.BASES
+        self.expansion_index = 0  # which of rules.expansion runs now
+        self.expansion_round = 0  # guess questions asked / claim rounds done in it
+        self.claim: tuple[int, str] | None = None  # (seat, territory) awaiting a claim answer
+        self.win_kind: WinKinds | None = None
         self.events: list[Event] = []
         self.actions: list[Action] = []
         self.question: AskedQuestion | None = None
@@ -78,6 +84,13 @@ class Game:
         self._given_bases = tuple(bases) if bases is not None else None
         self._place_bases(bases)
         self._advance()
+
+    def _deal_colours(self) -> tuple[str, ...]:
+        """Seat -> colour name; dealt at random when the rule set says so (D14)."""
+        colours = list(self.rules.colours)
+        if self.rules.shuffle_colours:
+            self._rng.shuffle(colours)
+        return tuple(colours)
 
     @classmethod
     def replay(cls, rules: RuleSet, board: Board, bank: QuestionBank, seed: int,
@@ -98,21 +111,33 @@ class Game:
 
     @property
     def stage(self) -> str:
-        """What the game awaits: ``"answer"``, ``"pick"``, ``"attack"`` or ``"over"``."""
+        """What the game awaits: ``"answer"``, ``"base"`` (choose a base),
+        ``"pick"``, ``"attack"`` (or rebuild) or ``"over"``."""
         if self.is_over:
             return "over"
         if self.question is not None:
             return "answer"
         if self.pick_queue:
-            return "pick"
+            return "base" if self.phase is Phase.BASES else "pick"
         return "attack"
+
+    @property
+    def expansion_phase(self) -> GuessExpansion | ClaimExpansion | None:
+        """The expansion phase running now, or None outside expansion."""
+        return self.rules.expansion[self.expansion_index] if self.phase is Phase.EXPANSION else None
+
+    @property
+    def phase_name(self) -> str:
+        """The phase as players call it: ``"bases"``, ``"expansion"``,
+        ``"allocation"``, ``"battle"``, ``"tie-break"`` or ``"game over"``."""
+        return self.expansion_phase.name if self.phase is Phase.EXPANSION else self.phase.value
 
     def current_players(self) -> tuple[int, ...]:
         """Seats that must act now (several while a question is open)."""
         stage = self.stage
         if stage == "answer":
             return self.question.waiting_for
-        if stage == "pick":
+        if stage in ("base", "pick"):
             return (self.pick_queue[0],)
         if stage == "attack":
             return (self.attacker,)
@@ -126,7 +151,7 @@ class Game:
     @property
     def battle_round(self) -> int:
         """The 1-based battle round (0 before the battle phase)."""
-        return self.battle.round + 1 if self.phase is not Phase.EXPANSION else 0
+        return self.battle.round + 1 if self.phase not in (Phase.BASES, Phase.EXPANSION) else 0
 
     def time_limit_s(self) -> float:
         """Seconds allowed for what the game awaits now (D3)."""
@@ -136,13 +161,32 @@ class Game:
         return timers.territory_s
 
     def legal_picks(self, seat: int) -> list[str]:
-        """Territories ``seat`` may pick if it were their pick (adjacent-first rule)."""
+        """Territories ``seat`` may pick if it were their pick: while choosing
+        bases, the choosable bases (D14); else the adjacent-first rule."""
+        if self.phase is Phase.BASES:
+            return choosable_bases(self.board, self._bases(), len(self.pick_queue))
         return expansion.legal_picks(self.board, self.territories, seat)
 
     def legal_targets(self, seat: int) -> list[str]:
-        """Territories ``seat`` may attack in the current battle round."""
+        """Territories ``seat`` may attack in the current battle round (without Magic Wings)."""
         targets = self.rules.battle_rounds[self.battle.round].targets
         return battle.legal_targets(self.board, self.territories, self.players, seat, targets)
+
+    def wings_targets(self, seat: int) -> list[str]:
+        """Territories ``seat`` can reach only with Magic Wings now: empty unless
+        this round allows them and the seat has not used its wings (D11)."""
+        spec = self.rules.battle_rounds[self.battle.round]
+        if self.phase is not Phase.BATTLE or not spec.magic_wings or seat in self.battle.wings_used:
+            return []
+        return battle.wings_targets(self.board, self.territories, self.players, seat, spec.targets)
+
+    def can_rebuild(self, seat: int) -> bool:
+        """D14: a player whose castle has 1 or 2 towers standing may rebuild it
+        instead of attacking (on their battle turn)."""
+        if not self.rules.rebuild or self.phase is not Phase.BATTLE:
+            return False
+        return any(s.base_of == seat and s.owner == seat and 0 < s.towers < self.rules.base_towers
+                   for s in self.territories.values())
 
     def legal_actions(self) -> list[Action]:
         """Every legal action now.
@@ -153,26 +197,46 @@ class Game:
         questions accept any whole number >= 0, which cannot be listed).
         """
         stage = self.stage
-        if stage == "pick":
+        if stage in ("base", "pick"):
             seat = self.pick_queue[0]
             return [Pick(seat, t) for t in self.legal_picks(seat)]
         if stage == "attack":
-            return [Attack(self.attacker, t) for t in self.legal_targets(self.attacker)]
+            seat = self.attacker
+            return ([Attack(seat, t) for t in self.legal_targets(seat)]
+                    + [Attack(seat, t, wings=True) for t in self.wings_targets(seat)]
+                    + ([Rebuild(seat)] if self.can_rebuild(seat) else []))
         if stage == "answer":
             if self.question.is_guess:
                 return [GuessAnswer(p, None) for p in self.question.waiting_for]
             return [ChoiceAnswer(p, o) for p in self.question.waiting_for for o in (0, 1, 2, 3, None)]
         return []
 
-    def why_illegal(self, seat: int, territory: str) -> str | None:
-        """Why a click by ``seat`` on ``territory`` is not a legal pick or
-        attack now, as a sentence for the player; None when it is legal."""
+    def why_illegal(self, seat: int, territory: str, wings: bool = False) -> str | None:
+        """Why a click by ``seat`` on ``territory`` is not a legal base choice,
+        pick or attack now (with Magic Wings when ``wings``), as a sentence for
+        the player; None when it is legal."""
         stage = self.stage
-        if stage not in ("pick", "attack") or seat not in self.current_players():
+        if stage not in ("base", "pick", "attack") or seat not in self.current_players():
             return "it is not your turn to choose a territory"
         names = [p.name for p in self.players]
+        if stage == "base":
+            if territory in self.legal_picks(seat):
+                return None
+            if territory not in self.territories:
+                return f"there is no territory {territory!r} on this map"
+            return (f"{self.board.names[territory]} is a base or borders one, or would leave no room "
+                    "for the other players' bases")
         if stage == "pick":
             return expansion.pick_problem(self.board, self.territories, seat, territory, names)
+        if wings:
+            if territory in self.wings_targets(seat):
+                return None
+            if not self.rules.battle_rounds[self.battle.round].magic_wings:
+                return f"Magic Wings can be used only in the Magic Wings round, not battle round {self.battle_round}"
+            if seat in self.battle.wings_used:
+                return "you have used your Magic Wings already"
+            if territory in self.legal_targets(seat):
+                return f"{self.board.names[territory]} can be attacked without Magic Wings"
         targets = self.rules.battle_rounds[self.battle.round].targets
         return battle.target_problem(self.board, self.territories, self.players, seat, territory,
                                      targets, self.battle_round)
@@ -229,14 +293,25 @@ class Game:
     def _perform(self, action: Action) -> None:
         if isinstance(action, (GuessAnswer, ChoiceAnswer)):
             self._answer(action)
+        elif isinstance(action, Rebuild):
+            self._start_rebuild(action.player)
         elif isinstance(action, Timeout):
-            choices = self.legal_picks(action.player) if self.stage == "pick" else self.legal_targets(action.player)
-            chosen = self._rng.choice(choices)
+            options = [a for a in self.legal_actions() if isinstance(a, (Pick, Attack))]
+            plain = [a for a in options if not getattr(a, "wings", False)]
+            if not options:
+                self._skip_turn(action.player)  # only a rebuild was possible: the turn passes
+                return
+            chosen = self._rng.choice(plain or options)
             self._log("timeout", f"{self._name(action.player)} ran out of time; chosen at random: "
-                                 f"{self.board.names[chosen]}", seat=action.player, territory=chosen)
-            self._choose(action.player, chosen)
+                                 f"{self.board.names[chosen.territory]}", seat=action.player,
+                      territory=chosen.territory)
+            self._perform(chosen)
+        elif isinstance(action, Attack):
+            self._start_attack(action.player, action.territory, action.wings)
+            self._advance()
         else:
-            self._choose(action.player, action.territory)
+            self._pick(action.player, action.territory)
+            self._advance()
 
     def _restore(self, actions: list[Action]) -> None:
         """Rebuild this game from its seed and ``actions`` after a fault, so an
@@ -252,15 +327,19 @@ class Game:
         if not 0 <= action.player < len(self.players):
             raise NotYourTurnError(action, phase, f"there is no player {seat_text(action.player)}")
         stage = self.stage
-        expected = {"answer": (GuessAnswer, ChoiceAnswer), "pick": (Pick, Timeout), "attack": (Attack, Timeout)}
+        expected = {"answer": (GuessAnswer, ChoiceAnswer), "base": (Pick, Timeout), "pick": (Pick, Timeout),
+                    "attack": (Attack, Rebuild, Timeout)}
         if not isinstance(action, expected[stage]):
             raise NotYourTurnError(action, phase, f"the game is waiting for {self._awaited()}")
         if action.player not in self.current_players():
             raise NotYourTurnError(action, phase, f"the game is waiting for {self._awaited()}")
         if isinstance(action, (Pick, Attack)):
-            reason = self.why_illegal(action.player, action.territory)
+            reason = self.why_illegal(action.player, action.territory, getattr(action, "wings", False))
             if reason:
                 raise IllegalTerritoryError(action, phase, reason)
+        elif isinstance(action, Rebuild) and not self.can_rebuild(action.player):
+            raise IllegalActionError(action, phase, "only a castle with 1 or 2 towers standing can be rebuilt"
+                                     if self.rules.rebuild else f"{self.rules.title} has no castle rebuilding")
         elif isinstance(action, (GuessAnswer, ChoiceAnswer)):
             self._check_answer(action, phase)
 
@@ -287,51 +366,74 @@ class Game:
 
     def _awaited(self) -> str:
         seats = ", ".join(self._name(s) for s in self.current_players())
-        return {"answer": f"answers from {seats}", "pick": f"{seats} to pick a territory",
+        return {"answer": f"answers from {seats}", "base": f"{seats} to choose a base",
+                "pick": f"{seats} to pick a territory",
                 "attack": f"{seats} to choose a territory to attack"}[self.stage]
 
     # ------------------------------------------------------------------ flow
 
     def _advance(self) -> None:
         """Move on until the game awaits a player (or is over)."""
-        while not self.is_over and self.question is None:
-            if self.phase is Phase.EXPANSION:
-                if not expansion.free_territories(self.board, self.territories):
-                    self._start_battle()
-                    continue
-                if not self.pick_queue:
-                    self._ask(Purpose.EXPANSION, tuple(p.seat for p in self.players))
-                return
-            if self.phase is Phase.BATTLE:
+        if self.phase is Phase.EXPANSION and not expansion.free_territories(self.board, self.territories):
+            self.pick_queue = []  # picks and claims stop when none is free
+        while not self.is_over and self.question is None and not self.pick_queue:
+            if self.phase is Phase.BASES:
+                self._start_expansion_phase(0)
+            elif self.phase is Phase.EXPANSION:
+                self._expansion_step()
+            elif self.phase is Phase.BATTLE:
                 if self._next_attacker():
                     return
-                continue
+            else:
+                return
+
+    def _start_expansion_phase(self, index: int) -> None:
+        if index >= len(self.rules.expansion):
+            self._start_battle()
             return
+        self.phase, self.expansion_index, self.expansion_round = Phase.EXPANSION, index, 0
+        spec = self.rules.expansion[index]
+        if index > 0 or self.rules.base_placement is BasePlacement.CHOOSE:
+            self._log("phase", f"{spec.name.capitalize()}: {spec.value} points a territory", phase=spec.name)
+
+    def _expansion_step(self) -> None:
+        """Start the next guess question or claim round, or end the phase."""
+        spec = self.expansion_phase
+        free = expansion.free_territories(self.board, self.territories)
+        if not free or (spec.rounds is not None and self.expansion_round >= spec.rounds):
+            self._start_expansion_phase(self.expansion_index + 1)
+        elif isinstance(spec, GuessExpansion):
+            self.expansion_round += 1
+            self._ask(Purpose.EXPANSION, tuple(p.seat for p in self.players if p.in_game))
+        else:
+            n = len(self.players)
+            self.pick_queue = [(self.expansion_round + i) % n for i in range(n)]  # D14: round k starts with seat k
+            self.expansion_round += 1
+            self._log("round", f"{spec.name.capitalize()} round {self.expansion_round} of {spec.rounds}; order: "
+                               + ", ".join(self._name(s) for s in self.pick_queue),
+                      round=self.expansion_round, order=list(self.pick_queue))
 
     def _start_battle(self) -> None:
         self.phase = Phase.BATTLE
+        self.pick_queue = []
         self._log("phase", "Expansion is over: the battle begins", phase="battle")
         self._start_round(0)
 
     def _start_round(self, index: int) -> None:
         spec = self.rules.battle_rounds[index]
-        in_game = [p.seat for p in self.players if p.in_game]
-        if spec.order is BattleOrder.RANDOM:
-            self._rng.shuffle(in_game)
-        else:
-            in_game.sort(key=lambda s: (-self.players[s].score, s))
-        self.battle = BattleTurns(round=index, order=tuple(in_game), turn=0)
-        order = ", ".join(self._name(s) for s in in_game)
+        order = battle.attack_order(spec, index, self.players, self._rng)
+        self.battle = BattleTurns(round=index, order=order, turn=0, wings_used=self.battle.wings_used)
+        wings = "; Magic Wings allowed" if spec.magic_wings else ""
         self._log("round", f"Battle round {index + 1} of {len(self.rules.battle_rounds)} "
-                           f"({spec.targets.value}); order: {order}",
-                  round=index + 1, order=list(in_game), targets=spec.targets.value)
+                           f"({spec.targets.value}{wings}); order: {', '.join(self._name(s) for s in order)}",
+                  round=index + 1, order=list(order), targets=spec.targets.value)
 
     def _next_attacker(self) -> bool:
-        """Find the next player in this round who can attack; True if one awaits.
+        """Find the next player in this round who can act; True if one awaits.
 
-        Players out of the game are passed over; a player with no legal
-        target skips the turn, recorded (D12). Ends the game after the last
-        round or when one player remains.
+        Players out of the game are passed over; a player with nothing to
+        attack (and no castle to rebuild) skips the turn, recorded (D12).
+        Ends the game after the last round or when one player remains.
         """
         while True:
             if sum(p.in_game for p in self.players) <= 1:
@@ -345,41 +447,61 @@ class Game:
                 continue
             seat = self.attacker
             if self.players[seat].in_game:
-                if self.legal_targets(seat):
+                if self.legal_targets(seat) or self.wings_targets(seat) or self.can_rebuild(seat):
                     return True
                 self._log("skip", f"{self._name(seat)} has nothing to attack and skips the turn", seat=seat)
             self.battle.turn += 1
 
-    def _choose(self, seat: int, territory: str) -> None:
-        if self.stage == "pick":
-            self._pick(seat, territory)
-        else:
-            self._start_attack(seat, territory)
-        self._advance()
-
     def _pick(self, seat: int, territory: str) -> None:
         self.pick_queue.pop(0)
-        state = self.territories[territory]
-        state.owner = seat
-        state.value = self.rules.expansion_value
-        self.players[seat].score += state.value
-        self._log("pick", f"{self._name(seat)} takes {self.board.names[territory]} (+{state.value})",
-                  seat=seat, territory=territory, points=state.value)
+        if self.phase is Phase.BASES:
+            self._set_base(seat, territory)
+            self._log("bases", f"{self._name(seat)} chooses {self.board.names[territory]} as base",
+                      seat=seat, territory=territory)
+            return
+        spec = self.expansion_phase
+        if isinstance(spec, ClaimExpansion):
+            self.claim = (seat, territory)
+            self._log("claim", f"{self._name(seat)} claims {self.board.names[territory]}: a multiple-choice "
+                               "question decides", seat=seat, territory=territory)
+            self._ask(Purpose.CLAIM, (seat,))
+            return
+        self._occupy(seat, territory, spec.value)
 
-    def _start_attack(self, seat: int, territory: str) -> None:
+    def _occupy(self, seat: int, territory: str, value: int) -> None:
+        state = self.territories[territory]
+        state.owner, state.value = seat, value
+        self.players[seat].score += value
+        self._log("pick", f"{self._name(seat)} takes {self.board.names[territory]} (+{value})",
+                  seat=seat, territory=territory, points=value)
+
+    def _start_attack(self, seat: int, territory: str, wings: bool) -> None:
         defender = self.territories[territory].owner
         self.attack = AttackInProgress(seat, defender, territory)
+        if wings:
+            self.battle.wings_used = self.battle.wings_used | {seat}
         state = self.territories[territory]
         what = f"the castle of {self.board.names[territory]} ({state.towers} towers standing)" \
             if state.towers else self.board.names[territory]
-        self._log("attack", f"{self._name(seat)} attacks {self._name(defender)}: {what}",
-                  seat=seat, defender=defender, territory=territory, towers=state.towers)
+        flying = " on Magic Wings" if wings else ""
+        self._log("attack", f"{self._name(seat)} attacks {self._name(defender)}{flying}: {what}",
+                  seat=seat, defender=defender, territory=territory, towers=state.towers, wings=wings)
         self._ask(Purpose.BATTLE, tuple(sorted((seat, defender))))
+
+    def _start_rebuild(self, seat: int) -> None:
+        self._log("rebuild", f"{self._name(seat)} tries to rebuild the castle: a multiple-choice question decides",
+                  seat=seat)
+        self._ask(Purpose.REBUILD, (seat,))
+
+    def _skip_turn(self, seat: int) -> None:
+        self._log("skip", f"{self._name(seat)} has nothing to attack and skips the turn", seat=seat)
+        self.battle.turn += 1
+        self._advance()
 
     # ------------------------------------------------------------------ questions
 
     def _ask(self, purpose: Purpose, seats: tuple[int, ...]) -> None:
-        if purpose is Purpose.BATTLE:
+        if purpose in (Purpose.BATTLE, Purpose.CLAIM, Purpose.REBUILD):
             question, reshuffled = self._choice_deck.draw()
             options = list(question.options)
             self._rng.shuffle(options)
@@ -413,9 +535,14 @@ class Game:
                 self._after_expansion_guess(order)
             else:
                 self._after_tiebreak(order)
+            return
+        right = {s for s, a in asked.answers.items() if a.option == asked.correct_option}
+        self._log_answers(asked, [s for s in asked.players if s in right])
+        if asked.purpose is Purpose.CLAIM:
+            self._after_claim(bool(right))
+        elif asked.purpose is Purpose.REBUILD:
+            self._after_rebuild(asked.players[0], bool(right))
         else:
-            right = {s for s, a in asked.answers.items() if a.option == asked.correct_option}
-            self._log_answers(asked, [s for s in asked.players if s in right])
             self._after_battle_choice(right)
 
     def _log_answers(self, asked: AskedQuestion, order: list[int]) -> None:
@@ -438,9 +565,31 @@ class Game:
                            for s, a in asked.answers.items()})
 
     def _after_expansion_guess(self, order: list[int]) -> None:
-        """D12: winner picks 2, second 1, third none; picks stop when none is free."""
+        """Picks by the phase's pick sequence (D11, D12, D14); they stop when none is free."""
         free = len(expansion.free_territories(self.board, self.territories))
-        self.pick_queue = expansion.pick_queue(order, self.rules.expansion_picks)[:free]
+        sequence = self.expansion_phase.sequence(self.expansion_round - 1, len(self.board))
+        self.pick_queue = expansion.pick_queue(order, sequence, free)
+
+    def _after_claim(self, right: bool) -> None:
+        """D14: right = the claimed territory is occupied; wrong = it stays free."""
+        (seat, territory), self.claim = self.claim, None
+        if right:
+            self._occupy(seat, territory, self.expansion_phase.value)
+        else:
+            self._log("pick", f"{self._name(seat)} answered wrong: {self.board.names[territory]} stays free",
+                      seat=seat, territory=territory, points=0)
+
+    def _after_rebuild(self, seat: int, right: bool) -> None:
+        """D14: right = all towers of the castle stand again."""
+        base = next(s for s in self.territories.values() if s.base_of == seat and s.owner == seat)
+        if right:
+            base.towers = self.rules.base_towers
+            self._log("rebuild", f"{self._name(seat)} rebuilds the castle: {base.towers} towers stand again",
+                      seat=seat, towers=base.towers)
+        else:
+            self._log("rebuild", f"{self._name(seat)} answered wrong: the castle stays as it was",
+                      seat=seat, towers=base.towers)
+        self.battle.turn += 1
 
     def _after_battle_choice(self, right: set[int]) -> None:
         attack = self.attack
@@ -489,11 +638,15 @@ class Game:
             self._take(attack)
         self.attack = None
         self.battle.turn += 1
+        if self.rules.capture_ends_game and not all(p.in_game for p in self.players):
+            self._finish()  # D9, Duel: a captured base ends the game at once
 
     def _take(self, attack: AttackInProgress) -> None:
-        """D7: the defender loses the value, the attacker gains 400, worth 400 now."""
+        """D7: the defender loses the value, the attacker gains 400, worth 400 now;
+        a ruined castle gives ``ruin_taken_value`` instead (D9)."""
         state = self.territories[attack.territory]
-        lost, gained = state.value, self.rules.capture_value
+        lost = state.value
+        gained = self.rules.ruin_taken_value if state.is_ruin else self.rules.capture_value
         self.players[attack.defender].score -= lost
         self.players[attack.attacker].score += gained
         state.owner, state.value = attack.attacker, gained
@@ -520,15 +673,18 @@ class Game:
         self._log("capture", f"{winner.name} captures the base of {loser.name} and takes all "
                              f"{len(taken)} territories and {moved} points; {loser.name} is out of the game",
                   seat=winner.seat, defender=loser.seat, territory=attack.territory, territories=taken)
+        award = self.rules.elimination_award
+        if award:
+            winner.score += award
+            winner.awards += award
+            self._log("award", f"{winner.name} earns {award} points for eliminating {loser.name}",
+                      seat=winner.seat, points=award)
 
     # ------------------------------------------------------------------ end
 
     def _finish(self) -> None:
-        in_game = sorted((p for p in self.players if p.in_game), key=lambda p: (-p.score, p.seat))
-        groups: dict[int, list[int]] = {}
-        for p in in_game:
-            groups.setdefault(p.score, []).append(p.seat)
-        self._tie_groups = [tuple(g) for g in groups.values() if len(g) > 1]
+        self.pick_queue = []
+        self._tie_groups = ending.tie_groups(self.players, self.rules.tiebreak_first_only)
         if self._tie_groups:
             self.phase = Phase.TIEBREAK
             self._next_tiebreak()
@@ -550,42 +706,58 @@ class Game:
             winner = self.players[order[0]]
             winner.score += points
             winner.awards += points
+            self._log("award", f"{winner.name} wins the tie-break: +{points}", seat=winner.seat, points=points)
         if self._tie_groups:
             self._next_tiebreak()
         else:
             self._declare_ranking()
 
     def _declare_ranking(self) -> None:
-        in_game = [p for p in self.players if p.in_game]
-        out = [p for p in self.players if not p.in_game]
-        in_game.sort(key=lambda p: (-p.score, self._tiebreak_place.get(p.seat, 0), p.seat))
-        out.sort(key=lambda p: -p.eliminated_in)  # eliminated later ranks higher
-        self.ranking = tuple(p.seat for p in in_game + out)
+        self.ranking = ending.final_ranking(self.players, self._tiebreak_place)
         self.phase = Phase.OVER
+        kind = ""
+        if self.rules.win_kinds:
+            self.win_kind = ending.win_kind(self.ranking[0], self.players, self.territories)
+            kind = f" ({self.win_kind.value})"
         lines = "; ".join(f"{i + 1}. {self._name(s)} {self.players[s].score}" for i, s in enumerate(self.ranking))
-        self._log("ranking", f"Game over. Final ranking: {lines}", ranking=list(self.ranking),
-                  scores=[p.score for p in self.players])
+        self._log("ranking", f"Game over{kind}. Final ranking: {lines}", ranking=list(self.ranking),
+                  scores=[p.score for p in self.players],
+                  **({"win_kind": self.win_kind.value} if self.win_kind else {}))
 
     # ------------------------------------------------------------------ helpers
 
+    def _bases(self) -> list[str]:
+        """Bases placed so far."""
+        return [t for t, s in self.territories.items() if s.is_base]
+
     def _place_bases(self, bases: Sequence[str] | None) -> None:
-        """Random (or given), mutually non-adjacent bases worth 1000 with 3 towers each (D12, D15)."""
+        """Drawn (D11-D13), given, or to be chosen in colour order (D14); bases
+        are worth 1000 with 3 towers each and never border each other (D15)."""
+        if bases is None and self.rules.base_placement is BasePlacement.CHOOSE:
+            order = sorted(range(len(self.players)), key=lambda s: self.rules.colours.index(self.colours[s]))
+            if not choosable_bases(self.board, [], len(order)):
+                raise ValueError(f"map {self.board.name!r} has no {len(order)} mutually non-adjacent "
+                                 "territories for the bases (D15)")
+            self.pick_queue = order
+            self._log("phase", "Bases: each player chooses a base, in the order "
+                               + ", ".join(f"{self._name(s)} ({self.colours[s]})" for s in order),
+                      phase="bases", order=order)
+            return
         how = "drawn" if bases is None else "placed"
         if bases is None:
-            candidates = self.board.independent_sets(self.rules.players)
-            if not candidates:
-                raise ValueError(f"map {self.board.name!r} has no {self.rules.players} mutually "
-                                 "non-adjacent territories for the bases (D15)")
-            bases = self._rng.sample(self._rng.choice(candidates), self.rules.players)
+            bases = draw_bases(self.board, self.rules.players, self._rng)
         else:
             self._check_bases(bases)
         for seat, territory in enumerate(bases):
-            state = self.territories[territory]
-            state.owner, state.base_of = seat, seat
-            state.value, state.towers = self.rules.base_value, self.rules.base_towers
-            self.players[seat].score += state.value
+            self._set_base(seat, territory)
         listing = ", ".join(f"{self._name(s)}: {self.board.names[t]}" for s, t in enumerate(bases))
         self._log("bases", f"Bases {how} - {listing}", bases=list(bases))
+
+    def _set_base(self, seat: int, territory: str) -> None:
+        state = self.territories[territory]
+        state.owner, state.base_of = seat, seat
+        state.value, state.towers = self.rules.base_value, self.rules.base_towers
+        self.players[seat].score += state.value
 
     def _check_bases(self, bases: Sequence[str]) -> None:
         if len(bases) != self.rules.players:

@@ -16,7 +16,8 @@ from .questions import ChoiceQuestion, GuessQuestion
 class Phase(str, Enum):
     """The phases of a game, in order."""
 
-    EXPANSION = "expansion"
+    BASES = "bases"  # players choose their bases (D14); drawn bases skip it
+    EXPANSION = "expansion"  # every phase that shares out free territories
     BATTLE = "battle"
     TIEBREAK = "tie-break"
     OVER = "game over"
@@ -80,7 +81,9 @@ class Purpose(str, Enum):
     """Why a question is being asked."""
 
     EXPANSION = "expansion"  # guess: who picks territories
+    CLAIM = "claim"  # multiple choice: does the claimed territory become yours (D14)
     BATTLE = "battle"  # multiple choice between attacker and defender
+    REBUILD = "rebuild"  # multiple choice: is the castle rebuilt (D14)
     BATTLE_GUESS = "battle guess"  # guess: both answered right (D5)
     TIEBREAK = "tie-break"  # guess: equal final scores
 
@@ -140,8 +143,10 @@ class BattleTurns:
         round: 0-based battle round.
         order: the attack order of this round (seats).
         turn: index into ``order`` of the current attacker.
+        wings_used: seats that have spent their Magic Wings (D11).
     """
 
     round: int = 0
     order: tuple[int, ...] = ()
     turn: int = 0
+    wings_used: frozenset[int] = frozenset()

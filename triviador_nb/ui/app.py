@@ -92,8 +92,9 @@ class GameApp:
     def _build_widgets(self) -> None:
         self.map_view = MapView(self.game_map)
         rules = self.game.rules
-        self.map_view.preload_labels([seat_colour(c) for c in rules.colours],
-                                     (rules.expansion_value, rules.capture_value), rules.base_value, rules.base_towers)
+        values = {phase.value for phase in rules.expansion} | {rules.capture_value, rules.ruin_taken_value}
+        self.map_view.preload_labels([seat_colour(c) for c in self.game.colours], sorted(values),
+                                     rules.base_value, rules.base_towers)
         self.map_view.on_territory_click(lambda t: self._guarded(self._territory_clicked, t))
         self.panel = QuestionPanel()
         self.panel.on_choice(lambda i: self._guarded(self._human_choice, i))
@@ -303,7 +304,7 @@ class GameApp:
             elif game.stage == "attack":
                 choosable = game.legal_targets(self.human)
         self.map_view.show(
-            owners={t: None if s.owner is None else seat_colour(game.rules.colours[s.owner])
+            owners={t: None if s.owner is None else seat_colour(game.colours[s.owner])
                     for t, s in game.territories.items()},
             values={t: s.value for t, s in game.territories.items()},
             towers={t: (s.towers if s.is_base else None) for t, s in game.territories.items()},

@@ -31,7 +31,7 @@ def scoreboard_html(game: Game, roles: Mapping[int, str]) -> str:
     acting = set(game.current_players())
     rows = []
     for p in game.players:
-        colour = seat_colour(game.rules.colours[p.seat])
+        colour = seat_colour(game.colours[p.seat])
         owned = sum(1 for s in game.territories.values() if s.owner == p.seat)
         base = next((s for s in game.territories.values() if s.base_of == p.seat and s.owner == p.seat), None)
         castle = castle_svg(base.towers, game.rules.base_towers, colour) if base and base.towers else ""
@@ -114,7 +114,7 @@ def reveal_html(game: Game, event: Event | None) -> str:
     seats = d["order"] if guess else sorted(d["answers"])
     for seat in seats:
         given, ms = d["answers"][seat]
-        colour = seat_colour(game.rules.colours[seat])
+        colour = seat_colour(game.colours[seat])
         if given is None:
             shown, mark = "no answer", "✗"
         elif guess:
@@ -173,7 +173,7 @@ def ranking_html(game: Game) -> str:
     items = []
     for place, seat in enumerate(game.ranking, start=1):
         p = game.players[seat]
-        colour = seat_colour(game.rules.colours[seat])
+        colour = seat_colour(game.colours[seat])
         note = "" if p.in_game else " (out)"
         items.append(f'<li>{swatch(colour)} <b>{escape(p.name)}</b> {p.score} points{note}</li>')
     return f'<div class="tnb-ranking"><div>Final ranking</div><ol>{"".join(items)}</ol></div>'
