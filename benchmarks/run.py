@@ -3,8 +3,9 @@
 Run: ``.venv/bin/python benchmarks/run.py [--games N]``
 
 Prints:
-- bot-only ConQUIZtador games per second on Hungary with the shipped bank
-  (best of 3 runs), and actions per second;
+- bot-only games per second for every rule set on Hungary's 19- and
+  15-territory maps with the shipped bank (best of 3 runs), and actions per
+  second;
 - the bytes a territory recolour sends to the browser (fill colour only, and
   colour plus label change), measured on the real widgets with
   :class:`triviador_nb.ui.traffic.WidgetTraffic`;
@@ -17,7 +18,7 @@ import argparse
 import time
 
 from triviador_nb.banks import load_builtin_bank
-from triviador_nb.engine import CONQUIZTADOR
+from triviador_nb.engine import RULE_SETS, RuleSet
 from triviador_nb.maps import load_builtin_map
 from triviador_nb.simulate import play_bot_game
 from triviador_nb.ui.map_view import MapView
@@ -25,14 +26,14 @@ from triviador_nb.ui.palette import SEAT_COLOURS
 from triviador_nb.ui.traffic import WidgetTraffic
 
 
-def engine_speed(games: int) -> tuple[float, float]:
-    """(games per second, actions per second), best of 3 runs of ``games`` games."""
-    board = load_builtin_map("hungary").board
+def engine_speed(rules: RuleSet, map_name: str, games: int) -> tuple[float, float]:
+    """(games per second, actions per second) of bot-only games, best of 3 runs."""
+    board = load_builtin_map(map_name).board
     bank = load_builtin_bank()
     best = (0.0, 0.0)
     for _ in range(3):
         start = time.perf_counter()
-        actions = sum(len(play_bot_game(CONQUIZTADOR, board, bank, seed).actions) for seed in range(games))
+        actions = sum(len(play_bot_game(rules, board, bank, seed).actions) for seed in range(games))
         seconds = time.perf_counter() - start
         best = max(best, (games / seconds, actions / seconds))
     return best
@@ -68,11 +69,13 @@ def recolour_bytes() -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200, help="games per run (default 200)")
+    parser.add_argument("--games", type=int, default=100, help="games per run (default 100)")
     args = parser.parse_args()
-    games_s, actions_s = engine_speed(args.games)
-    print(f"engine: {games_s:.0f} games/s, {actions_s:.0f} actions/s "
-          f"(ConQUIZtador, Hungary, 3 medium bots, best of 3 x {args.games} games)")
+    for map_name in ("hungary", "hungary15"):
+        for rules in RULE_SETS:
+            games_s, actions_s = engine_speed(rules, map_name, args.games)
+            print(f"engine {rules.name:>13} on {map_name:<9}: {games_s:5.0f} games/s, {actions_s:6.0f} actions/s "
+                  f"(medium bots, best of 3 x {args.games} games)")
     sizes = recolour_bytes()
     print(f"recolour one territory: {sizes['fill_only']} bytes (fill colour); "
           f"{sizes['with_cached_label']} bytes with its label (preloaded icon, the case in play); "

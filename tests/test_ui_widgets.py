@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from triviador_nb.engine import Attack as AttackAction
 from triviador_nb.engine import ChoiceAnswer, GuessAnswer
 from triviador_nb.maps import load_builtin_map
 from triviador_nb.ui import ManualScheduler, play
@@ -319,3 +320,99 @@ def test_map_view_refits_when_the_browser_reports_a_new_size():
     view.map.zoom = 8  # the user zooms in: same size, left alone
     view.map.set_trait("right", 600)
     assert view.map.zoom == 8
+
+
+def play_whole_game_by_widgets(app, clock) -> None:
+    """The human answers right and clicks the first outlined territory; uses
+    Magic Wings or rebuilds when that is all that is left."""
+    for _ in range(20000):
+        game = app.game
+        if game.is_over:
+            return
+        asked = game.question
+        mine = not app._paused and game.current_players() == (0,)
+        if mine and game.stage in ("base", "pick"):
+            app.map_view.click(game.legal_picks(0)[0])
+        elif mine and game.stage == "attack":
+            if game.legal_targets(0):
+                app.map_view.click(game.legal_targets(0)[0])
+            elif game.wings_targets(0):
+                app.wings.value = True
+                app.map_view.click(game.wings_targets(0)[0])
+            else:
+                app.rebuild_button.click()
+        elif asked is not None and 0 in asked.waiting_for and app.panel._accepting:
+            if asked.is_guess:
+                app.panel.guess_box.value = str(asked.question.answer)
+            else:
+                app.panel.choice_buttons[asked.correct_option].click()
+        clock.advance(0.25)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("rules, players", [("duel", 2), ("dobyvatel", 3), ("long-campaign", 3)])
+def test_every_rule_set_plays_to_the_end_through_the_widgets(clock, rules, players):
+    app = started(play(rules=rules, seed=5, scheduler=clock, pace=0.2))
+    assert len(app.game.players) == players
+    play_whole_game_by_widgets(app, clock)
+    assert app.game.score_invariant_problems() == []
+    assert "Final ranking" in app.ranking.value
+    if rules == "dobyvatel":
+        assert app.game.win_kind.value.capitalize() in app.ranking.value
+
+
+def test_long_campaign_bases_are_chosen_by_clicking_in_colour_order(clock):
+    app = started(play(rules="long-campaign", seed=2, scheduler=clock, pace=0.2))
+    game = app.game
+    order = [s for s in sorted(range(3), key=lambda s: ("red", "blue", "green").index(game.colours[s]))]
+    assert [e.data["order"] for e in game.events if e.kind == "phase"][0] == order
+    for _ in range(400):
+        if game.stage == "base" and game.current_players() == (0,) and not app._paused:
+            break
+        clock.advance(0.25)
+    assert "Your base" in app.status.value
+    choosable = [t for t, p in app.map_view.polygons.items() if p.weight == 4]
+    assert choosable == game.legal_picks(0)
+    app.map_view.click(choosable[0])
+    assert game.territories[choosable[0]].base_of == 0
+
+
+def test_duel_magic_wings_control_appears_in_round_3_only(clock):
+    # the human answers battle questions wrong, so no castle falls to the human and the game reaches round 3
+    app = started(play(rules="duel", bots=("easy",), seed=5, scheduler=clock, pace=0.2))
+    seen = set()
+    for _ in range(20000):
+        game = app.game
+        if game.is_over:
+            break
+        if not app._paused and game.stage == "attack" and game.current_players() == (0,):
+            shown = app.wings.layout.display is None
+            seen.add((game.battle_round, shown))
+            assert shown == bool(game.wings_targets(0))
+            if game.battle_round == 3 and game.wings_targets(0):
+                app.wings.value = True
+                target = game.wings_targets(0)[0]
+                assert app.map_view.polygons[target].weight == 4  # outlined once the wings are on
+                app.map_view.click(target)
+                assert game.actions[-1] == AttackAction(0, target, wings=True)
+                continue
+        play_step(app, lose_battles=True)
+        clock.advance(0.25)
+    assert (3, True) in seen and not any(shown for rnd, shown in seen if rnd != 3)
+
+
+def play_step(app, lose_battles: bool = False) -> None:
+    """One human move if one is due: first legal territory, right answers (or
+    wrong multiple-choice answers with ``lose_battles``)."""
+    game = app.game
+    asked = game.question
+    if not app._paused and game.current_players() == (0,) and game.stage in ("base", "pick"):
+        app.map_view.click(game.legal_picks(0)[0])
+    elif not app._paused and game.current_players() == (0,) and game.stage == "attack" and game.legal_targets(0):
+        app.map_view.click(game.legal_targets(0)[0])
+    elif asked is not None and 0 in asked.waiting_for and app.panel._accepting:
+        if asked.is_guess:
+            app.panel.guess_box.value = str(asked.question.answer)
+        else:
+            wrong = (asked.correct_option + 1) % 4
+            app.panel.choice_buttons[wrong if lose_battles else asked.correct_option].click()

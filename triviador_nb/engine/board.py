@@ -62,6 +62,7 @@ class Board:
         object.__setattr__(self, "territories", ids)
         object.__setattr__(self, "names", MappingProxyType(dict(names)))
         object.__setattr__(self, "adjacency", MappingProxyType(adj))
+        object.__setattr__(self, "_independent_sets", {})  # size -> sets, computed once
 
     def __reduce__(self):
         # the mapping proxies cannot be pickled; rebuild from plain dicts
@@ -88,10 +89,14 @@ class Board:
         """Every set of ``size`` mutually non-adjacent territories, in board order.
 
         Used to draw bases that never border each other (D15). For the boards
-        of this game (<= 40 territories, size <= 3) this is a few thousand sets.
+        of this game (<= 40 territories, size <= 3) this is a few thousand sets,
+        computed once per board and size.
         """
-        return [
-            combo
-            for combo in combinations(self.territories, size)
-            if not any(self.borders(a, b) for a, b in combinations(combo, 2))
-        ]
+        cache = self._independent_sets
+        if size not in cache:
+            cache[size] = tuple(
+                combo
+                for combo in combinations(self.territories, size)
+                if not any(self.borders(a, b) for a, b in combinations(combo, 2))
+            )
+        return list(cache[size])

@@ -47,17 +47,19 @@ def resolve_map(game_map: str | Path | GameMap) -> GameMap:
 
 
 def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledge_en",
-         rules: str = "conquiztador", you: str | None = "Your team", bots: Sequence[str] = ("medium", "hard"),
+         rules: str = "conquiztador", you: str | None = "Your team", bots: Sequence[str] | None = None,
          seed: int | None = None, pace: float = 1.0, scheduler: Scheduler | None = None) -> GameApp:
     """Start a game in the notebook: you against bots.
 
     Args:
         map: a built-in map name, a GeoJSON file, or a loaded map.
         bank: a built-in bank name, a CSV path (or a list of them), or a bank.
-        rules: a rule set name (``"conquiztador"``).
+        rules: a rule set: ``"conquiztador"`` (3 players), ``"duel"`` (2),
+            ``"dobyvatel"`` (3) or ``"long-campaign"`` (3).
         you: your display name (a team's name when a class plays together);
             None to watch bots play every seat.
-        bots: a skill per bot seat: ``"easy"``, ``"medium"`` or ``"hard"``.
+        bots: a skill per bot seat: ``"easy"``, ``"medium"`` or ``"hard"``;
+            None fills the other seats with a medium and a hard bot.
         seed: the game number; the same number replays the same draws.
             None picks one at random (shown in the title).
         pace: 1.0 for realistic bot delays, smaller for a faster game.
@@ -71,6 +73,8 @@ def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledg
     """
     rule_set = find_rule_set(rules)
     humans = 0 if you is None else 1
+    if bots is None:
+        bots = ("medium", "hard", "easy")[:rule_set.players - humans]
     if humans + len(bots) != rule_set.players:
         raise ValueError(f"{rule_set.title} is for {rule_set.players} players: with "
                          f"{'you' if humans else 'no human'}, give {rule_set.players - humans} bot skills, "

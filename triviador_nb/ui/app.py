@@ -17,6 +17,8 @@ import ipywidgets as w
 from ..bots import Bot
 from ..engine import (
     AnswerTooLateError,
+    ClaimExpansion,
+    Rebuild,
     ChoiceAnswer,
     Event,
     Game,
@@ -78,8 +80,9 @@ class GameApp:
         self._outcome: list[str] = []
         self._build_widgets()
         self._render()
-        self.panel.clear("The bases are drawn. Press Start when the class is ready: "
-                         "the first question's timer starts then.")
+        first = ("the players choose their bases then" if self.game.stage == "base"
+                 else "the bases are drawn; the first question's timer starts then")
+        self.panel.clear(f"Press Start when the class is ready: {first}.")
 
     def start(self) -> None:
         """Begin play: the first question appears and its timer starts."""
@@ -107,8 +110,21 @@ class GameApp:
         self.log = w.HTML()
         self.ranking = w.HTML()
         self.play_again = self._big_button("Play again", "success", self.restart)
+        self.wings = w.ToggleButton(description="Use Magic Wings", icon="", value=False,
+                                    tooltip="Attack one territory or castle that does not border you (once a game)",
+                                    layout={"width": "49%", "height": "48px", "display": "none"},
+                                    style={"font_weight": "bold"})
+        self.wings.observe(lambda _: self._guarded(self._render), "value")
+        self.rebuild_button = w.Button(description="Rebuild castle", button_style="warning",
+                                       tooltip="Answer one question right and every tower stands again",
+                                       layout={"width": "49%", "height": "48px", "display": "none"},
+                                       style={"font_weight": "bold"})
+        self.rebuild_button.on_click(lambda _: self._guarded(self._rebuild_clicked))
+        turn_controls = w.HBox([self.wings, self.rebuild_button],
+                               layout={"width": "100%", "justify_content": "space-between"})
         self.start_button = self._big_button("Start the game", "primary", self.start)
-        side = w.VBox([self.scoreboard, self.start_button, self.message, self.panel.widget, self.ranking,
+        side = w.VBox([self.scoreboard, self.start_button, self.message, self.panel.widget, turn_controls,
+                       self.ranking,
                        self.play_again, self.reveal, self.log],
                       layout={"width": "40%", "padding": "0 0 0 12px", "overflow": "visible"})
         board = w.VBox([self.map_view.map, w.HTML('<div class="tnb-note" style="font-size:12px">'
@@ -164,6 +180,11 @@ class GameApp:
             return f"{kind} · everyone answers · closest wins"
         if asked.purpose is Purpose.BATTLE_GUESS:
             return f"{kind} · both were right · closest wins · {names}"
+        if asked.purpose is Purpose.CLAIM:
+            seat, territory = self.game.claim
+            return f"{kind} · {names} · right = {self.game.board.names[territory]} is yours"
+        if asked.purpose is Purpose.REBUILD:
+            return f"{kind} · {names} · right = the castle stands again"
         return f"{kind} · {names}"
 
     def _start_turn(self) -> None:
@@ -174,18 +195,30 @@ class GameApp:
         count = len(game.actions)
         if seat == self.human:
             limit = game.time_limit_s()
-            if game.stage == "pick":
-                text = "Click a free territory next to yours on the map."
-            else:
-                text = "Click a territory to attack (outlined on the map)."
-            self.panel.prompt("Your turn", text, limit)
+            self.wings.value = False
+            self.panel.prompt("Your turn", self._turn_text(), limit)
             self._countdown(limit, self._turn_started, lambda: len(self.game.actions) == count,
                             lambda: self._apply(Timeout(seat)))
         else:
             name = game.players[seat].name
-            self.panel.clear(f"{name} is choosing a territory…" if game.stage == "pick"
-                             else f"{name} is choosing whom to attack…")
+            self.panel.clear({"base": f"{name} is choosing a base…", "pick": f"{name} is choosing a territory…"}
+                             .get(game.stage, f"{name} is choosing whom to attack…"))
             self._later(self.think_s * self.pace, self._bot_turn(seat, count))
+
+    def _turn_text(self) -> str:
+        game = self.game
+        if game.stage == "base":
+            return "Click a territory (outlined) for your base and castle."
+        if game.stage == "pick" and isinstance(game.expansion_phase, ClaimExpansion):
+            return "Click a free territory next to yours, then answer a question to keep it."
+        if game.stage == "pick":
+            return "Click a free territory next to yours on the map."
+        extra = []
+        if game.wings_targets(self.human):
+            extra.append("Magic Wings (button below) reach one far territory or castle.")
+        if game.can_rebuild(self.human):
+            extra.append("Or rebuild your castle (button below).")
+        return " ".join(["Click a territory to attack (outlined on the map).", *extra])
 
     def _bot_answer(self, asked, action) -> Callable[[], None]:
         def run() -> None:
@@ -246,12 +279,20 @@ class GameApp:
             return self._say("Press Start to begin the game.", in_panel=True)
         if self._paused:
             return self._say("One moment: the result is still on screen.")
-        if game.stage not in ("pick", "attack") or self.human not in game.current_players():
+        if game.stage not in ("base", "pick", "attack") or self.human not in game.current_players():
             return self._say(f"{name}: it is not your turn to choose a territory.")
-        reason = game.why_illegal(self.human, territory)
+        wings = game.stage == "attack" and self.wings.value and territory in game.wings_targets(self.human)
+        reason = game.why_illegal(self.human, territory, wings=wings)
         if reason:
             return self._say(f"You cannot choose {name}: {reason}.", warn=True, in_panel=True)
-        self._apply(Pick(self.human, territory) if game.stage == "pick" else AttackAction(self.human, territory))
+        if game.stage == "attack":
+            self._apply(AttackAction(self.human, territory, wings=wings))
+        else:
+            self._apply(Pick(self.human, territory))
+
+    def _rebuild_clicked(self) -> None:
+        if self.game.stage == "attack" and self.human in self.game.current_players():
+            self._apply(Rebuild(self.human))
 
     def _apply(self, action) -> None:
         """Apply an action; show an illegal one's reason and keep the game as it was."""
@@ -298,11 +339,14 @@ class GameApp:
         self.start_button.layout.display = "none" if self._started else None
         self.panel.widget.layout.display = "none" if over else "flex"
         choosable: list[str] = []
+        my_attack = not self._paused and game.stage == "attack" and self.human in game.current_players()
         if not self._paused and self.human in game.current_players():
-            if game.stage == "pick":
+            if game.stage in ("base", "pick"):
                 choosable = game.legal_picks(self.human)
             elif game.stage == "attack":
-                choosable = game.legal_targets(self.human)
+                choosable = game.legal_targets(self.human) + (game.wings_targets(self.human) if self.wings.value else [])
+        self.wings.layout.display = None if my_attack and game.wings_targets(self.human) else "none"
+        self.rebuild_button.layout.display = None if my_attack and game.can_rebuild(self.human) else "none"
         self.map_view.show(
             owners={t: None if s.owner is None else seat_colour(game.colours[s.owner])
                     for t, s in game.territories.items()},

@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 from typing import Mapping, Sequence
 
-from ..engine import Event, Game
+from ..engine import ClaimExpansion, Event, Game
 from ..engine.state import Phase, Purpose
 from .map_view import castle_svg
 from .palette import seat_colour
@@ -57,28 +57,36 @@ def status_html(game: Game, human: int | None, paused: bool = False, started: bo
         started: False until the teacher presses Start.
     """
     if not started:
-        return '<div class="tnb-status"><span class="tnb-phase">Ready</span> · bases drawn; press Start</div>'
+        return '<div class="tnb-status"><span class="tnb-phase">Ready</span> · press Start the game</div>'
     if game.is_over:
         winner = game.players[game.ranking[0]]
-        return f'<div class="tnb-status tnb-over">Game over: {escape(winner.name)} wins with {winner.score} points</div>'
+        kind = f" - {game.win_kind.value}" if game.win_kind else ""
+        return (f'<div class="tnb-status tnb-over">Game over: {escape(winner.name)} wins with {winner.score} points'
+                f'{kind}</div>')
     stage = game.stage
-    if game.phase is Phase.EXPANSION:
-        phase = "Expansion"
-    elif game.phase is Phase.TIEBREAK:
-        phase = "Tie-break"
-    else:
+    if game.phase is Phase.BATTLE:
         phase = f"Battle round {game.battle_round} of {len(game.rules.battle_rounds)}"
+    else:
+        phase = game.phase_name.capitalize()
     acting = game.current_players()
     you = not paused and human is not None and human in acting
     if paused:
         what = "the result"
+    elif stage == "base":
+        what = ("Your base: click a territory (outlined) for your castle" if you
+                else f"{escape(game.players[acting[0]].name)} is choosing a base")
+    elif stage == "pick" and isinstance(game.expansion_phase, ClaimExpansion):
+        what = ("Your claim: click a free territory next to yours, then answer right to keep it" if you
+                else f"{escape(game.players[acting[0]].name)} is choosing a territory to claim")
     elif stage == "pick":
         left = sum(1 for s in game.pick_queue if s == acting[0])
         what = (f"Your pick: click a free territory next to yours ({left} left)" if you
                 else f"{escape(game.players[acting[0]].name)} is choosing a territory")
     elif stage == "attack":
-        targets = game.rules.battle_rounds[game.battle.round].targets.value
-        what = (f"Your attack: click a territory to attack ({targets})" if you
+        spec = game.rules.battle_rounds[game.battle.round]
+        extra = " - or rebuild your castle" if you and game.can_rebuild(human) else ""
+        extra += " - Magic Wings reach anything once" if you and game.wings_targets(human) else ""
+        what = (f"Your attack: click a territory to attack ({spec.targets.value}){extra}" if you
                 else f"{escape(game.players[acting[0]].name)} is choosing whom to attack")
     else:
         what = _question_status(game, human)
@@ -91,6 +99,12 @@ def _question_status(game: Game, human: int | None) -> str:
     names = [game.players[s].name for s in asked.players]
     if asked.purpose is Purpose.EXPANSION:
         return "guess question: everyone answers"
+    if asked.purpose is Purpose.CLAIM:
+        seat, territory = game.claim
+        return (f"{escape(game.players[seat].name)} claims {escape(game.board.names[territory])}: "
+                "a right answer takes it")
+    if asked.purpose is Purpose.REBUILD:
+        return f"{escape(names[0])} rebuilds the castle: a right answer raises every tower"
     if game.attack is not None:
         a = game.attack
         target = game.board.names[a.territory]
@@ -131,7 +145,7 @@ def reveal_html(game: Game, event: Event | None) -> str:
             f'<table>{"".join(rows)}</table></div>')
 
 
-OUTCOME_KINDS = {"battle", "tower", "take", "defend", "capture"}
+OUTCOME_KINDS = {"battle", "tower", "take", "defend", "capture", "award", "pick", "rebuild"}
 
 
 def outcome_lines(game: Game, events: Sequence[Event]) -> list[str]:
@@ -157,8 +171,8 @@ def outcome_html(lines: Sequence[str]) -> str:
     return '<div class="tnb-outcome">' + "".join(f"<div>{escape(line)}</div>" for line in lines) + "</div>"
 
 
-LOGGED = {"bases", "phase", "round", "pick", "attack", "battle", "tower", "take", "defend", "capture",
-          "skip", "timeout", "warning", "ranking"}
+LOGGED = {"bases", "phase", "round", "pick", "claim", "attack", "battle", "tower", "take", "defend", "capture",
+          "award", "rebuild", "skip", "timeout", "warning", "ranking"}
 
 
 def log_html(events: Sequence[Event], limit: int = 9) -> str:
@@ -176,4 +190,5 @@ def ranking_html(game: Game) -> str:
         colour = seat_colour(game.colours[seat])
         note = "" if p.in_game else " (out)"
         items.append(f'<li>{swatch(colour)} <b>{escape(p.name)}</b> {p.score} points{note}</li>')
-    return f'<div class="tnb-ranking"><div>Final ranking</div><ol>{"".join(items)}</ol></div>'
+    kind = f'<div class="tnb-winkind">{escape(game.win_kind.value.capitalize())}</div>' if game.win_kind else ""
+    return f'<div class="tnb-ranking"><div>Final ranking</div>{kind}<ol>{"".join(items)}</ol></div>'

@@ -45,5 +45,6 @@ CSS = f"""
 .tnb-log li:first-child {{ font-weight: bold; color: #000; }}
 .tnb-ranking {{ font-size: 22px; padding: 10px; border: 3px solid #009988; border-radius: 8px; }}
 .tnb-ranking ol {{ margin: 4px 0; }}
+.tnb-winkind {{ font-size: 26px; font-weight: bold; color: #006655; }}
 </style>
 """
