@@ -127,7 +127,9 @@ def test_d11_rule_set_constants_match_the_rulebook():
     assert (r.players, r.colours, r.shuffle_colours) == (2, ("red", "blue"), False)
     assert (r.base_value, r.base_towers, r.capture_value, r.defense_bonus) == (1000, 3, 400, 100)
     (phase,) = r.expansion
-    assert (phase.value, phase.rounds) == (200, 3)
+    # three rounds by the table fill a 19- or 15-territory map; the project repeats the last round
+    # on teachers' maps of other sizes (D15), so no territory stays free
+    assert (phase.value, phase.rounds) == (200, None)
     assert [len(seq) for seq in phase.by_territories[19]] == [7, 5, 5]
     assert [len(seq) for seq in phase.by_territories[15]] == [5, 5, 3]
     assert len(r.battle_rounds) == 4
@@ -464,4 +466,16 @@ def test_d11_equal_scores_go_to_one_guess_question(tie_winner):
     answer_guess(game, (tie_winner, 1 - tie_winner))
     assert game.is_over and game.ranking == (tie_winner, 1 - tie_winner)
     assert scores(game) == [2400, 2400]  # no points for the tie-break in the Duel
+    assert game.score_invariant_problems() == []
+
+
+def test_d11_d15_duel_on_a_map_of_another_size_leaves_no_territory_free():
+    # a teacher's 21-territory map: the nearest table (19: 7, 5, 5) fills 2 + 17 territories,
+    # then the last round's sequence repeats until none is free
+    board = grid_board("ABC", 7)
+    game = Game(DUEL, board, synthetic_bank(), seed=3)
+    while game.phase is Phase.EXPANSION:
+        answer_all(game, guesses={0: game.question.question.answer, 1: None}) if game.stage == "answer" \
+            else game.apply(game.legal_actions()[0])
+    assert all(s.owner is not None for s in game.territories.values())
     assert game.score_invariant_problems() == []

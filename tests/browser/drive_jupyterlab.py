@@ -6,7 +6,7 @@ territories on the map. Saves screenshots along the way.
 
 Usage (JupyterLab already serving the repo on ``URL`` without a token)::
 
-    python tests/browser/drive_jupyterlab.py URL OUT_DIR [MOVES]
+    python tests/browser/drive_jupyterlab.py URL OUT_DIR [MOVES] [WIDTHxHEIGHT] [NOTEBOOK]
 
 ``tests/browser/test_jupyterlab.py`` starts a server and calls :func:`play`.
 Needs Playwright for Python and Debian's ``chromium`` (no browser download).
@@ -71,16 +71,24 @@ def _answer_or_click(page: Page, root) -> str:
         buttons.first.click()
         return "choice"
     status = root.locator(".tnb-status").first.inner_text()
-    if status and ("Your pick" in status or "Your attack" in status):
+    if status and any(f"Your {what}" in status for what in ("pick", "attack", "base", "claim")):
         point = page.evaluate(FIND_CHOOSABLE)
         if point:
             page.mouse.click(point[0], point[1])
             return "territory"
+        rebuild = root.get_by_role("button", name="Rebuild castle")
+        if rebuild.count() and rebuild.first.is_visible():
+            rebuild.first.click()
+            return "rebuild"
+        wings = root.get_by_role("button", name="Use Magic Wings")
+        if wings.count() and wings.first.is_visible():
+            wings.first.click()
+            return "wings"
     return ""
 
 
 def play(url: str, out_dir: Path, moves: int = 12, timeout_s: float = 300,
-         viewport: tuple[int, int] = (1600, 1000)) -> list[str]:
+         viewport: tuple[int, int] = (1600, 1000), notebook: str = "notebooks/play.ipynb") -> list[str]:
     """Open the notebook, run all, play ``moves`` human moves; return what was done.
 
     Screenshots: ``start.png``, ``move-NN.png`` and ``battle.png`` (the first
@@ -91,7 +99,8 @@ def play(url: str, out_dir: Path, moves: int = 12, timeout_s: float = 300,
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
-        page.goto(f"{url}/lab/tree/notebooks/play.ipynb")
+        workspace = f"tnb{int(time.time() * 1000) % 10**9}"  # a fresh workspace: no layout left by other sessions
+        page.goto(f"{url}/lab/workspaces/{workspace}/tree/{notebook}")
         _run_all(page)
         root = page.locator(".tnb-root").first
         root.scroll_into_view_if_needed()
@@ -125,4 +134,5 @@ def play(url: str, out_dir: Path, moves: int = 12, timeout_s: float = 300,
 if __name__ == "__main__":
     moves = int(sys.argv[3]) if len(sys.argv) > 3 else 12
     size = tuple(int(v) for v in sys.argv[4].split("x")) if len(sys.argv) > 4 else (1600, 1000)
-    print(play(sys.argv[1], Path(sys.argv[2]), moves, viewport=size))
+    notebook = sys.argv[5] if len(sys.argv) > 5 else "notebooks/play.ipynb"
+    print(play(sys.argv[1], Path(sys.argv[2]), moves, viewport=size, notebook=notebook))

@@ -296,12 +296,11 @@ class Game:
         elif isinstance(action, Rebuild):
             self._start_rebuild(action.player)
         elif isinstance(action, Timeout):
-            options = [a for a in self.legal_actions() if isinstance(a, (Pick, Attack))]
-            plain = [a for a in options if not getattr(a, "wings", False)]
+            options = [a for a in self.legal_actions() if isinstance(a, (Pick, Attack)) and not getattr(a, "wings", False)]
             if not options:
-                self._skip_turn(action.player)  # only a rebuild was possible: the turn passes
+                self._skip_turn(action.player)  # only a rebuild or Magic Wings were possible: the turn passes
                 return
-            chosen = self._rng.choice(plain or options)
+            chosen = self._rng.choice(options)
             self._log("timeout", f"{self._name(action.player)} ran out of time; chosen at random: "
                                  f"{self.board.names[chosen.territory]}", seat=action.player,
                       territory=chosen.territory)

@@ -253,7 +253,7 @@ DUEL = RuleSet(
     base_value=1000,
     base_towers=3,
     expansion=(GuessExpansion(
-        "expansion", value=200, rounds=3,
+        "expansion", value=200,  # 3 rounds fill a 15- or 19-territory map; other maps repeat the last round
         by_territories={
             19: ((0, 1, 0, 1, 0, 1, 0), (0, 1, 0, 1, 0), (0, 1, 0, 1, 0)),  # 7, 5, 5
             15: ((0, 1, 0, 1, 0), (0, 1, 0, 1, 0), (0, 1, 0)),  # 5, 5, 3
