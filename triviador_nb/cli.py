@@ -62,6 +62,7 @@ def _add_simulate_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def _run_simulate(args: argparse.Namespace) -> int:
+    from triviador_nb.bots import Bot
     from triviador_nb.engine import find_rule_set
     from triviador_nb.simulate import play_bot_game, summarise
     from triviador_nb.ui import resolve_bank, resolve_map
@@ -74,6 +75,8 @@ def _run_simulate(args: argparse.Namespace) -> int:
             raise ValueError("--games must be at least 1")
         if args.skills is not None and len(args.skills) != rules.players:
             raise ValueError(f"--skills needs {rules.players} skills for {rules.title}, got {len(args.skills)}")
+        for skill in args.skills or ():
+            Bot(0, skill)  # an unknown skill name raises here, listing the known ones
     except (ValueError, OSError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2

@@ -50,9 +50,14 @@ class Bot:
         seat: the 0-based seat it plays.
         skill: a :class:`BotSkill` or its name.
         seed: the game's seed (combined with the seat for the bot's own RNG).
+
+    Raises:
+        ValueError: an unknown skill name (the known ones are listed).
     """
 
     def __init__(self, seat: int, skill: BotSkill | str = MEDIUM, seed: int = 0):
+        if isinstance(skill, str) and skill not in SKILLS:
+            raise ValueError(f"unknown bot skill {skill!r}; known skills: {', '.join(SKILLS)}")
         self.seat = seat
         self.skill = SKILLS[skill] if isinstance(skill, str) else skill
         self._rng = random.Random(f"bot:{seed}:{seat}")
