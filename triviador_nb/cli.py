@@ -81,7 +81,11 @@ def _run_simulate(args: argparse.Namespace) -> int:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
     start = time.perf_counter()
-    games = [play_bot_game(rules, game_map.board, bank, args.seed + i, args.skills) for i in range(args.games)]
+    try:
+        games = [play_bot_game(rules, game_map.board, bank, args.seed + i, args.skills) for i in range(args.games)]
+    except ValueError as exc:  # e.g. a map with no room for non-adjacent bases (D15)
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
     summary = summarise(games, time.perf_counter() - start).as_dict()
     summary = {"rules": rules.name, "map": game_map.board.name, **summary}
     if args.json:

@@ -22,6 +22,7 @@ All positions are in degrees: ``[lat, lon]`` pairs in ``triviador`` and
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from numbers import Real
@@ -100,9 +101,11 @@ def load_map(path: str | Path) -> GameMap:
     """
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (UnicodeDecodeError, ValueError) as error:  # JSONDecodeError and over-long numbers are ValueErrors
         raise MapError(f"{path}: not a UTF-8 JSON file ({error})") from error
+    except RecursionError as error:
+        raise MapError(f"{path}: not a map: JSON nested too deeply") from error
     problems = _collection_problems(data)
     if problems:
         raise MapError(f"{path}: {len(problems)} problem(s):\n  " + "\n  ".join(problems), problems)
@@ -178,6 +181,8 @@ def _feature_problems(index: int, feature: Any) -> list[str]:
     problems = []
     if not _is_text(feature.get("id")):
         problems.append(f'{who}: missing "id" (a non-empty string)')
+    elif any(c.isspace() for c in feature["id"]):
+        problems.append(f"{who}: id {feature['id']!r} contains a space (ids appear in actions like 'pick p1 ID')")
     elif props.get("id", feature["id"]) != feature["id"]:
         problems.append(f"{who}: properties.id {props['id']!r} differs from id {feature['id']!r}")
     if not _is_text(props.get("name")):
@@ -258,7 +263,7 @@ def _is_text(value: Any) -> bool:
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, Real) and not isinstance(value, bool)
+    return isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _is_lat_lon(value: Any) -> bool:

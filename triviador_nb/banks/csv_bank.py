@@ -11,7 +11,8 @@ One question per row; columns are found by header name, in any order:
 * ``wrong_1``, ``wrong_2``, ``wrong_3`` - choice: the three wrong options.
   Required as columns only when the file has a choice row.
 * ``category``, ``difficulty``, ``source`` - optional metadata.
-* ``id`` - optional; an empty id becomes ``<file stem>:<row>``.
+* ``id`` - optional; an empty id becomes ``<file stem>:<row>`` (``<file>:<row>``
+  when an earlier file of the bank has the same stem).
 
 Files are UTF-8 (with or without BOM) and comma-separated. Header names match
 ignoring case and surrounding spaces; every cell is stripped of surrounding
@@ -45,6 +46,7 @@ KNOWN_COLUMNS = (*REQUIRED_COLUMNS, *WRONG_COLUMNS, *METADATA_COLUMNS, "id")
 KINDS = ("guess", "choice")
 MAX_QUESTION_CHARS = 200
 MAX_OPTION_CHARS = 60
+MAX_GUESS_DIGITS = 15  # guess answers up to 999 999 999 999 999
 
 WHOLE_ROW = "-"
 """The ``column`` of a problem about a whole row or the whole file."""
@@ -210,7 +212,8 @@ def _check_file(path: Path, earlier: list[_Sheet]) -> _Sheet:
         return _Sheet(file, _no_rows(), _sorted(problems + missing, header))
     if rows.empty:
         problems.append(BankProblem(file, 1, WHOLE_ROW, "no questions: the file has a header but no question rows"))
-    rows = _with_ids(rows, path.stem)
+    same_stem = any(Path(sheet.file).stem == path.stem for sheet in earlier)
+    rows = _with_ids(rows, file if same_stem else path.stem)  # a/q.csv and b/q.csv: ids stay unique
     problems += _row_problems(file, rows, earlier)
     return _Sheet(file, rows, _sorted(problems, header))
 
@@ -408,9 +411,9 @@ def _earlier_row(keys: pd.Series) -> pd.Series:
     return first.where(first != rows, 0)
 
 
-def _with_ids(rows: pd.DataFrame, stem: str) -> pd.DataFrame:
-    """``rows`` with every empty id replaced by ``<stem>:<row>``."""
-    generated = stem + ":" + _row_numbers(rows["id"]).astype(str)
+def _with_ids(rows: pd.DataFrame, prefix: str) -> pd.DataFrame:
+    """``rows`` with every empty id replaced by ``<prefix>:<row>``."""
+    generated = prefix + ":" + _row_numbers(rows["id"]).astype(str)
     return rows.assign(id=rows["id"].where(rows["id"].ne(""), generated))
 
 
@@ -439,8 +442,12 @@ def _question_problems(file: str, text: pd.Series) -> list[BankProblem]:
 def _guess_problems(file: str, guess: pd.DataFrame) -> list[BankProblem]:
     answer = guess["answer"]
     empty = answer.eq("")
-    not_digits = ~answer.str.fullmatch(r"[0-9]+").astype(bool) & ~empty
+    digits = answer.str.fullmatch(r"[0-9]+").astype(bool)
+    not_digits = ~digits & ~empty
+    too_big = digits & (answer.str.lstrip("0").str.len() > MAX_GUESS_DIGITS)
     problems = [
+        *_flag(file, too_big, "answer", "guess answer has " + answer.str.len().astype(str)
+               + f" digits; at most {MAX_GUESS_DIGITS} fit a guess question"),
         *_flag(file, empty, "answer", "guess answer is empty (write a whole number, e.g. 1000)"),
         *_flag(
             file,

@@ -20,6 +20,7 @@ from .errors import (
     AnswerTooLateError,
     GameOverError,
     IllegalActionError,
+    IllegalRebuildError,
     IllegalTerritoryError,
     InvalidAnswerError,
     NotYourTurnError,

@@ -35,8 +35,16 @@ def seat_text(seat: int) -> str:
     return f"p{seat + 1}"
 
 
+def _number_text(value: object) -> str:
+    """A number as text; one too large to be a real answer is not spelled out
+    (Python refuses to print integers of more than 4300 digits)."""
+    if isinstance(value, int) and abs(value) >= 10**30:
+        return "<a number too large to show>"
+    return str(value)
+
+
 def _time_text(ms: int | None) -> str:
-    return "" if ms is None else f" {ms}ms"
+    return "" if ms is None else f" {_number_text(ms)}ms"
 
 
 @dataclass(frozen=True)
@@ -90,7 +98,7 @@ class GuessAnswer:
     def __str__(self) -> str:
         if self.value is None:
             return f"answer {seat_text(self.player)} none"
-        return f"answer {seat_text(self.player)} {self.value}{_time_text(self.ms)}"
+        return f"answer {seat_text(self.player)} {_number_text(self.value)}{_time_text(self.ms)}"
 
 
 @dataclass(frozen=True)
@@ -133,11 +141,11 @@ _PATTERNS = (
     (re.compile(rf"^timeout {_SEAT}$"), lambda m, s: Timeout(s)),
     (re.compile(rf"^answer {_SEAT} none$"), None),
     (
-        re.compile(rf"^answer {_SEAT} (?P<v>\d+)(?: (?P<ms>\d+)ms)?$"),
+        re.compile(rf"^answer {_SEAT} (?P<v>[0-9]{{1,15}})(?: (?P<ms>[0-9]{{1,15}})ms)?$"),
         lambda m, s: GuessAnswer(s, int(m["v"]), _ms(m)),
     ),
     (
-        re.compile(rf"^answer {_SEAT} (?P<o>[A-D])(?: (?P<ms>\d+)ms)?$"),
+        re.compile(rf"^answer {_SEAT} (?P<o>[A-D])(?: (?P<ms>[0-9]{{1,15}})ms)?$"),
         lambda m, s: ChoiceAnswer(s, LETTERS.index(m["o"]), _ms(m)),
     ),
 )
@@ -160,6 +168,8 @@ def parse_action(text: str, *, none_answer: type = GuessAnswer) -> Action:
     Raises:
         ActionParseError: when the text matches no action form.
     """
+    if not isinstance(text, str):
+        raise ActionParseError(f"cannot read action {text!r}: an action is a line of text")
     line = " ".join(text.split())
     for pattern, build in _PATTERNS:
         match = pattern.match(line)

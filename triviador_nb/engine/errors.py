@@ -43,3 +43,7 @@ class InvalidAnswerError(IllegalActionError):
 
 class AnswerTooLateError(InvalidAnswerError):
     """An answer whose response time exceeds the question's timer (D3)."""
+
+
+class IllegalRebuildError(IllegalActionError):
+    """A castle rebuild that the rules do not allow now (D14)."""

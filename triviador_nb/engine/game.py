@@ -22,6 +22,7 @@ from .errors import (
     AnswerTooLateError,
     GameOverError,
     IllegalActionError,
+    IllegalRebuildError,
     IllegalTerritoryError,
     InvalidAnswerError,
     NotYourTurnError,
@@ -321,6 +322,10 @@ class Game:
 
     def _check(self, action: Action) -> None:
         phase = self.phase.value
+        if not isinstance(action, (Pick, Attack, Rebuild, GuessAnswer, ChoiceAnswer, Timeout)):
+            raise NotYourTurnError(repr(action), phase, "this is not an action (see triviador_nb.engine.actions)")
+        if not _is_whole(action.player):
+            raise NotYourTurnError(repr(action), phase, "a player is a seat number (0, 1, 2)")
         if self.is_over:
             raise GameOverError(action, phase, "the game is over")
         if not 0 <= action.player < len(self.players):
@@ -337,7 +342,7 @@ class Game:
             if reason:
                 raise IllegalTerritoryError(action, phase, reason)
         elif isinstance(action, Rebuild) and not self.can_rebuild(action.player):
-            raise IllegalActionError(action, phase, "only a castle with 1 or 2 towers standing can be rebuilt"
+            raise IllegalRebuildError(action, phase, "only a castle with 1 or 2 towers standing can be rebuilt"
                                      if self.rules.rebuild else f"{self.rules.title} has no castle rebuilding")
         elif isinstance(action, (GuessAnswer, ChoiceAnswer)):
             self._check_answer(action, phase)
@@ -350,14 +355,16 @@ class Game:
         given = action.value if isinstance(action, GuessAnswer) else action.option
         if given is not None and not _is_whole(given):
             raise InvalidAnswerError(action, phase, "an answer must be a whole number")
-        if isinstance(action, GuessAnswer) and given is not None and given < 0:
-            raise InvalidAnswerError(action, phase, "a guess must be a whole number >= 0")
+        if isinstance(action, GuessAnswer) and given is not None and not 0 <= given <= MAX_GUESS:
+            raise InvalidAnswerError(action, phase, "a guess must be a whole number >= 0 (15 digits at most)")
         if isinstance(action, ChoiceAnswer) and given not in (0, 1, 2, 3, None):
             raise InvalidAnswerError(action, phase, "the option must be A, B, C or D")
         if action.ms is not None and not _is_whole(action.ms):
             raise InvalidAnswerError(action, phase, "a response time must be a whole number of milliseconds")
         if action.ms is not None and action.ms < 0:
             raise InvalidAnswerError(action, phase, "a response time cannot be negative")
+        if action.ms is not None and action.ms > MAX_GUESS:
+            raise InvalidAnswerError(action, phase, "a response time that long cannot be right")
         if action.ms is not None and given is not None:  # a late "no answer" is still no answer
             limit_ms = round(self.time_limit_s() * 1000)
             if action.ms > limit_ms:
@@ -774,6 +781,9 @@ class Game:
 
     def _log(self, kind: str, text: str, /, **data: object) -> None:
         self.events.append(Event(len(self.events), kind, text, data))
+
+
+MAX_GUESS = 10**15 - 1  # the largest guess (and bank answer): 15 digits
 
 
 def _is_whole(value: object) -> bool:

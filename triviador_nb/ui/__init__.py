@@ -29,6 +29,8 @@ def resolve_bank(bank: str | Path | Sequence[str | Path] | QuestionBank) -> Ques
     if not isinstance(bank, (list, tuple)) and not str(bank).endswith(".csv") and not Path(bank).exists():
         return load_builtin_bank(str(bank))
     paths = list(bank) if isinstance(bank, (list, tuple)) else [bank]
+    if not paths:
+        raise ValueError("no question bank files given")
     missing = [str(p) for p in paths if not Path(p).is_file()]
     if missing:
         raise FileNotFoundError(f"no question bank file {', '.join(missing)} (relative paths start in "

@@ -109,7 +109,8 @@ class GameApp:
         self.reveal = w.HTML()
         self.log = w.HTML()
         self.ranking = w.HTML()
-        self.play_again = self._big_button("Play again", "success", self.restart)
+        self.play_again = self._big_button("Play again", "success",
+                                           lambda: self.restart() if self.game.is_over else None)
         self.wings = w.ToggleButton(description="Use Magic Wings", icon="", value=False,
                                     tooltip="Attack one territory or castle that does not border you (once a game)",
                                     layout={"width": "49%", "height": "48px", "display": "none"},
@@ -240,7 +241,7 @@ class GameApp:
                 return
             left = limit - (self.scheduler.now() - started)
             self.panel.set_time_left(left)
-            if left <= 0:
+            if left <= 0.001:  # within a millisecond: expired (a float remainder must not tick forever)
                 expire()
             else:
                 self._later(min(TICK_S, left), tick)
@@ -327,7 +328,7 @@ class GameApp:
         roles = {s: ("you" if s == self.human else f"bot · {b.skill.name}") for s, b in self.bots.items()}
         if self.human is not None:
             roles[self.human] = "you"
-        self.title.value = (f'<div class="tnb-title">{game.rules.title} · {self.game_map.title}'
+        self.title.value = (f'<div class="tnb-title">{escape(game.rules.title)} · {escape(self.game_map.title)}'
                             f'<span class="tnb-note" style="font-size:14px"> · game {game.seed}</span></div>')
         self.status.value = panels.status_html(game, self.human, paused=self._paused, started=self._started)
         self.scoreboard.value = panels.scoreboard_html(game, roles)

@@ -148,7 +148,13 @@ class MapView:
         self._click_handlers.append(handler)
 
     def click(self, territory: str) -> None:
-        """Simulate a click on ``territory`` exactly as the browser sends one."""
+        """Simulate a click on ``territory`` exactly as the browser sends one.
+
+        Raises:
+            ValueError: ``territory`` is not on this map.
+        """
+        if territory not in self.polygons:
+            raise ValueError(f"there is no territory {territory!r} on this map")
         self.polygons[territory]._handle_mouse_events(None, {"type": "click", "coordinates": list(
             self.game_map.labels[territory])}, [])
 

@@ -15,13 +15,14 @@ from typing import Callable, Sequence
 import ipywidgets as w
 
 LETTERS = "ABCD"
-_DIGITS = re.compile(r"[0-9]+")
+_DIGITS = re.compile(r"[0-9]{1,15}")  # D1: a whole number >= 0; 15 digits at most
 
 
 def parse_guess(text: str) -> int | None:
     """Read a typed guess: digits only, spaces around them ignored.
 
-    Returns None when the text is not a whole number >= 0 (D1).
+    Returns None when the text is not a whole number >= 0 of at most 15
+    digits (D1).
     """
     text = text.strip()
     return int(text) if _DIGITS.fullmatch(text) else None
