@@ -193,19 +193,7 @@ def test_choice_buttons_answer_a_battle_question(clock):
 
 def test_a_whole_game_is_played_through_the_widgets(clock):
     app = started(play(seed=11, scheduler=clock, pace=0.2))
-    for _ in range(5000):
-        game = app.game
-        if game.is_over:
-            break
-        asked = game.question
-        if game.stage in ("pick", "attack") and game.current_players() == (0,) and not app._paused:
-            app.map_view.click((game.legal_picks(0) if game.stage == "pick" else game.legal_targets(0))[0])
-        elif asked is not None and 0 in asked.waiting_for and app.panel._accepting:
-            if asked.is_guess:
-                app.panel.guess_box.value = str(asked.question.answer)
-            else:
-                app.panel.choice_buttons[asked.correct_option].click()
-        clock.advance(0.25)
+    play_whole_game_by_widgets(app, clock)
     assert app.game.is_over
     assert app.game.score_invariant_problems() == []
     assert "Final ranking" in app.ranking.value

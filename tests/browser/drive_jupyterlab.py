@@ -19,6 +19,7 @@ import sys
 import time
 from pathlib import Path
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, sync_playwright
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -63,12 +64,12 @@ def _answer_or_click(page: Page, root) -> str:
     """Do whatever the human can do now; return what was done ('' if nothing)."""
     guess = root.locator(".tnb-guess input")
     if guess.count() and guess.first.is_visible() and guess.first.is_enabled():
-        guess.first.fill("1900")
-        guess.first.press("Enter")
+        guess.first.fill("1900", timeout=3000)
+        guess.first.press("Enter", timeout=3000)
         return "guess"
     buttons = root.locator(".tnb-question button:not([disabled])")
     if buttons.count() and buttons.first.is_visible() and buttons.first.inner_text().startswith("A)"):
-        buttons.first.click()
+        buttons.first.click(timeout=3000)
         return "choice"
     status = root.locator(".tnb-status").first.inner_text()
     if status and any(f"Your {what}" in status for what in ("pick", "attack", "base", "claim")):
@@ -78,11 +79,11 @@ def _answer_or_click(page: Page, root) -> str:
             return "territory"
         rebuild = root.get_by_role("button", name="Rebuild castle")
         if rebuild.count() and rebuild.first.is_visible():
-            rebuild.first.click()
+            rebuild.first.click(timeout=3000)
             return "rebuild"
         wings = root.get_by_role("button", name="Use Magic Wings")
         if wings.count() and wings.first.is_visible():
-            wings.first.click()
+            wings.first.click(timeout=3000)
             return "wings"
     return ""
 
@@ -112,7 +113,10 @@ def play(url: str, out_dir: Path, moves: int = 12, timeout_s: float = 300,
         battle_shot = False
         deadline = time.monotonic() + timeout_s
         while len(done) < moves and time.monotonic() < deadline:
-            what = _answer_or_click(page, root)
+            try:
+                what = _answer_or_click(page, root)
+            except PlaywrightError:  # the screen changed under the click (a bot was quicker): look again
+                what = ""
             if what:
                 done.append(what)
                 page.wait_for_timeout(700)

@@ -15,7 +15,7 @@ The four rule sets: :data:`DUEL` (duel.txt, D11), :data:`CONQUIZTADOR`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Mapping
 
@@ -272,27 +272,19 @@ DUEL = RuleSet(
 )
 """Duel (duel.txt, D11): 2 players, red (seat 0) and blue (seat 1)."""
 
-DOBYVATEL = RuleSet(
+DOBYVATEL = replace(
+    CONQUIZTADOR,  # D13: "As D12, except" -
     name="dobyvatel",
     title="Dobyvatel",
     aliases=(),
-    players=3,
-    colours=("red", "blue", "green"),
-    base_value=1000,
-    base_towers=3,
-    expansion=(GuessExpansion("expansion", value=200, sequences=((0, 0, 1),)),),
-    battle_rounds=(
+    battle_rounds=(  # 4 rounds: random order in rounds 1-3, score order in round 4
         BattleRound(BattleOrder.RANDOM, Targets.ADJACENT_NO_BASES),
         BattleRound(BattleOrder.RANDOM, Targets.ADJACENT),
         BattleRound(BattleOrder.RANDOM, Targets.ADJACENT),
         BattleRound(BattleOrder.SCORE, Targets.ANY),
     ),
-    capture_value=400,
-    defense_bonus=100,
-    ruined_castle_value=1000,
-    ruin_taken_value=400,
-    tiebreak_first_only=True,
-    tiebreak_points=10,
+    tiebreak_first_only=True,  # a tie for first place is settled by one guess question
+    tiebreak_points=10,  # whose winner gets +10
     win_kinds=True,
 )
 """Dobyvatel (dobyvatel_cs.txt, D13)."""
