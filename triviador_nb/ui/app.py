@@ -414,6 +414,10 @@ class GameApp:
         self.panel.clear("The game is over.")
         return self.game
 
+    def stop(self) -> None:
+        """Stop every timer and bot of this game (another game replaces it)."""
+        self._epoch += 1
+
     def restart(self) -> None:
         """Start a new game with the same settings and the next seed ("Play again")."""
         if self._new_game is None:

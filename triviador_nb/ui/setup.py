@@ -1,0 +1,120 @@
+"""The game setup form: rule set, map (with a preview), question bank, bots, pace.
+
+:func:`setup` shows the form above a game; "New game" replaces the game
+below with one made from the form. A bad setting (a missing bank file, say)
+is explained under the form and the game on screen is kept.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Sequence
+
+import ipywidgets as w
+
+from ..engine import RULE_SETS, find_rule_set
+from ..maps import GameMap, builtin_map_names, load_builtin_map
+from . import play
+from .app import GameApp
+from .map_view import MapView
+from .scheduler import Scheduler
+
+SKILLS = ("easy", "medium", "hard")
+PACES = (("realistic", 1.0), ("quick", 0.5), ("fast", 0.3))
+
+
+class GameSetup:
+    """A setup form and the game it starts.
+
+    Attributes:
+        widget: the form and the game, to display.
+        app: the :class:`GameApp` on screen (replaced by "New game").
+    """
+
+    def __init__(self, rules: str = "conquiztador", map: str = "hungary", bank: str = "general_knowledge_en",
+                 you: str = "Your team", bots: Sequence[str] | None = None, seed: int | None = None,
+                 pace: float = 1.0, scheduler: Scheduler | None = None):
+        self._scheduler = scheduler
+        style = {"description_width": "90px"}
+        wide = {"width": "320px"}
+        self.rules = w.Dropdown(options=[(f"{r.title} ({r.players} players)", r.name) for r in RULE_SETS],
+                                value=find_rule_set(rules).name, description="Rule set", style=style, layout=wide)
+        self.map = w.Dropdown(options=[(load_builtin_map(n).title, n) for n in builtin_map_names()],
+                              value=map, description="Map", style=style, layout=wide)
+        self.bank = w.Text(value=str(bank), description="Questions", style=style, layout=wide,
+                           placeholder="general_knowledge_en or ../question_banks/my.csv")
+        self.you = w.Text(value=you, description="Your team", style=style, layout=wide)
+        self.bots = [w.Dropdown(options=SKILLS, description=f"Bot {i + 1}", style=style, layout=wide)
+                     for i in range(3)]
+        self.pace = w.Dropdown(options=PACES, value=pace if pace in dict(PACES).values() else 1.0,
+                               description="Pace", style=style, layout=wide)
+        self.seed = w.Text(value="" if seed is None else str(seed), description="Game no.", style=style,
+                           layout=wide, placeholder="empty: a new random game")
+        self.new_game = w.Button(description="New game", button_style="success",
+                                 layout={"width": "320px", "height": "44px"}, style={"font_weight": "bold"})
+        self.error = w.HTML()
+        self.preview_box = w.Box(layout={"width": "420px", "height": "260px"})
+        self.game_box = w.Box(layout={"width": "100%"})
+        for i, skill in enumerate((bots or ("medium", "hard", "easy"))[:3]):
+            self.bots[i].value = skill
+        self.rules.observe(lambda _: self._show_bot_seats(), "value")
+        self.map.observe(lambda _: self._show_preview(), "value")
+        self.new_game.on_click(lambda _: self.start())
+        form = w.VBox([self.rules, self.map, self.bank, self.you, *self.bots, self.pace, self.seed,
+                       self.new_game, self.error])
+        self.widget = w.VBox([w.HBox([form, self.preview_box]), self.game_box])
+        self._show_bot_seats()
+        self._show_preview()
+        self.app: GameApp | None = None
+        self.start()
+
+    def _repr_mimebundle_(self, **kwargs: object) -> dict:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def _show_bot_seats(self) -> None:
+        bots = find_rule_set(self.rules.value).players - 1
+        for i, dropdown in enumerate(self.bots):
+            dropdown.layout.display = None if i < bots else "none"
+
+    def _show_preview(self) -> None:
+        self.preview_box.children = (map_preview(load_builtin_map(self.map.value), height="260px").map,)
+
+    def start(self) -> None:
+        """Start a new game from the form (the "New game" button)."""
+        rules = find_rule_set(self.rules.value)
+        seed_text = self.seed.value.strip()
+        if seed_text and not seed_text.isdigit():
+            self.error.value = f'<div class="tnb-warn">Game no. must be a whole number, not {escape(seed_text)!s}.</div>'
+            return
+        try:
+            app = play(rules=rules.name, map=self.map.value, bank=self.bank.value.strip(),
+                       you=self.you.value.strip() or "Your team",
+                       bots=[d.value for d in self.bots[:rules.players - 1]],
+                       seed=int(seed_text) if seed_text else None, pace=self.pace.value, scheduler=self._scheduler)
+        except (ValueError, OSError) as error:
+            self.error.value = f'<div class="tnb-warn" style="white-space:pre-wrap">{escape(str(error))}</div>'
+            return
+        if self.app is not None:
+            self.app.stop()
+        self.error.value = ""
+        self.app = app
+        self.game_box.children = (app.widget,)
+
+
+PREVIEW_COLOURS = ("#CFE0C3", "#F3D9B1", "#C9D7EA", "#EBC8C8", "#DCD0E8")
+
+
+def map_preview(game_map: GameMap, height: str = "260px") -> MapView:
+    """A small view of a map with its territories in soft colours and named."""
+    view = MapView(game_map, height=height)
+    view.map.zoom_control = False
+    ids = game_map.board.territories
+    view.show(owners={t: PREVIEW_COLOURS[i % len(PREVIEW_COLOURS)] for i, t in enumerate(ids)},
+              values={t: 0 for t in ids}, towers={t: None for t in ids}, total_towers=0)
+    return view
+
+
+def setup(**settings: object) -> GameSetup:
+    """The setup form with a game below it; ``settings`` preset the form
+    (``rules``, ``map``, ``bank``, ``you``, ``bots``, ``seed``, ``pace``)."""
+    return GameSetup(**settings)
