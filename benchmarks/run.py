@@ -9,7 +9,8 @@ Prints:
 - the bytes a territory recolour sends to the browser (fill colour only, and
   colour plus label change), measured on the real widgets with
   :class:`triviador_nb.ui.traffic.WidgetTraffic`;
-- the bytes and time to build the whole map view (first render, kernel side).
+- the bytes and time to load each built-in map and build its view (first
+  render, kernel side).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import time
 
 from triviador_nb.banks import load_builtin_bank
 from triviador_nb.engine import RULE_SETS, RuleSet
-from triviador_nb.maps import load_builtin_map
+from triviador_nb.maps import builtin_map_names, load_builtin_map
 from triviador_nb.simulate import play_bot_game
 from triviador_nb.ui.map_view import MapView
 from triviador_nb.ui.palette import SEAT_COLOURS
@@ -67,6 +68,17 @@ def recolour_bytes() -> dict[str, float]:
             "map_view_bytes": build_bytes, "map_view_ms": build_s * 1000}
 
 
+def first_render(name: str) -> tuple[float, float, int]:
+    """(KiB sent, milliseconds, territories) to load map ``name`` and build its view."""
+    with WidgetTraffic() as traffic:
+        start = time.perf_counter()
+        game_map = load_builtin_map(name)
+        view = MapView(game_map)
+        view.preload_labels(SEAT_COLOURS.values(), (200, 300, 400), 1000, 3)
+        ms = (time.perf_counter() - start) * 1000
+    return traffic.total_bytes / 1024, ms, len(game_map.board)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games per run (default 100)")
@@ -80,8 +92,10 @@ def main() -> None:
     print(f"recolour one territory: {sizes['fill_only']} bytes (fill colour); "
           f"{sizes['with_cached_label']} bytes with its label (preloaded icon, the case in play); "
           f"{sizes['with_new_label']} bytes with a label never shown before")
-    print(f"first render of the Hungary map view: {sizes['map_view_bytes'] / 1024:.0f} KiB sent, "
-          f"{sizes['map_view_ms']:.0f} ms to build in the kernel")
+    print("first render per map (kernel side: bytes sent to the browser, time to load the map and build the view):")
+    for name in builtin_map_names():
+        size_kib, ms, territories = first_render(name)
+        print(f"  {name:<12} {territories:>2} territories: {size_kib:6.0f} KiB, {ms:5.0f} ms")
 
 
 if __name__ == "__main__":
