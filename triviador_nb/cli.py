@@ -40,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     _add_bank_parser(commands)
     _add_simulate_parser(commands)
+    _add_maps_parser(commands)
     return parser
 
 
@@ -132,6 +133,90 @@ def _run_bank_check(args: argparse.Namespace) -> int:
     summary += f" ({len(bank.choice)} choice, {len(bank.guess)} guess)"
     print(summary + (f", {_count(warnings, 'warning')}" if warnings else ""))
     return 0
+
+
+def _add_maps_parser(commands: argparse._SubParsersAction) -> None:
+    maps = commands.add_parser("maps", help="list the built-in maps; check a map file")
+    actions = maps.add_subparsers(title="actions", metavar="ACTION", required=True)
+    listing = actions.add_parser(
+        "list",
+        help="list the built-in maps",
+        description="Print each built-in map's name, title, territory count and file size.",
+    )
+    listing.set_defaults(run=_run_maps_list)
+    check = actions.add_parser(
+        "check",
+        help="check a map file (a built map or your own GeoJSON)",
+        description="Check a GeoJSON map: a built map, or your own FeatureCollection of Polygon/"
+        "MultiPolygon features in longitude/latitude, whose borders are computed. Print every "
+        'problem as FILE: features[INDEX] "NAME": message, then a summary.',
+    )
+    check.add_argument("file", metavar="FILE", help="a .geojson file")
+    check.add_argument("--name-property", metavar="P", default=None,
+                       help='the property naming the territories (default: "name", "NAME" or "name_en")')
+    check.add_argument("--link", nargs=2, action="append", metavar=("A", "B"), default=None,
+                       help="connect territories A and B (names or ids), e.g. an island and the coast; repeatable")
+    check.add_argument("--players", type=_positive_int, default=3,
+                       help="players needing bases that do not border each other (default: 3; 2 for duel)")
+    check.set_defaults(run=_run_maps_check)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _run_maps_list(args: argparse.Namespace) -> int:
+    from triviador_nb.maps import MapError, builtin_map_names, builtin_map_path, load_builtin_map
+
+    rows, status = [], 0
+    for name in builtin_map_names():
+        try:
+            game_map = load_builtin_map(name)
+        except MapError as exc:
+            print(f"{PROG}: error: built-in map {name}: {exc}", file=sys.stderr)
+            status = 1
+            continue
+        size_kb = builtin_map_path(name).stat().st_size / 1024
+        rows.append((name, game_map.title, str(len(game_map.board)), f"{size_kb:.1f} KB"))
+    header = ("NAME", "TITLE", "TERRITORIES", "SIZE")
+    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(4)]
+    for row in (header, *rows):
+        print(f"{row[0]:<{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:>{widths[2]}}  {row[3]:>{widths[3]}}")
+    return status
+
+
+def _run_maps_check(args: argparse.Namespace) -> int:
+    from triviador_nb.maps import check_map
+
+    try:
+        check = check_map(args.file, name_property=args.name_property, links=args.link, players=args.players)
+    except OSError as exc:
+        print(f"{PROG}: error: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    for problem in check.errors:
+        print(f"{args.file}: {problem}")
+    for warning in check.warnings:
+        print(f"{args.file}: warning: {warning}")
+    if check.errors:
+        print(f"{args.file}: {_count(len(check.errors), 'error')}, {_count(len(check.warnings), 'warning')}")
+        return 1
+    game_map = check.game_map
+    links = len(game_map.links)
+    borders = sum(len(n) for n in game_map.board.adjacency.values()) // 2 - links
+    summary = f"{args.file}: OK, {_territories(len(game_map.board))}, {_count(borders, 'border')}"
+    summary += f", {_count(links, 'link')}" + (f", {_count(len(check.warnings), 'warning')}" if check.warnings else "")
+    print(summary)
+    return 0
+
+
+def _territories(number: int) -> str:
+    return f"{number} {'territory' if number == 1 else 'territories'}"
 
 
 def _count(number: int, noun: str) -> str:

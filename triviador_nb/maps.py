@@ -1,19 +1,35 @@
 """Game maps: a board plus what the UI needs to draw it, read from GeoJSON.
 
-Pure Python; geometry is passed through to the UI as loaded, never computed.
-A map file (``maps/<name>.geojson``, written by ``tools/build_maps.py``) is a
-GeoJSON FeatureCollection with one extra top-level member::
+Two kinds of file load:
+
+* **Built maps** (``maps/<name>.geojson``, written by ``tools/build_maps.py``):
+  a GeoJSON FeatureCollection with one extra top-level member ``"triviador"``.
+  Everything the game needs is in the file, so loading is pure Python
+  (geometry is passed through to the UI as loaded, never computed)::
 
     {"type": "FeatureCollection",
      "triviador": {"name": "hungary", "title": "Hungary",
                    "center": [lat, lon], "zoom": 7,
-                   "bounds": [[south, west], [north, east]], ...},
+                   "bounds": [[south, west], [north, east]],
+                   "territory_count": 19,                  # optional
+                   "links": [["ID-A", "ID-B", "note"], ...], # optional sea links
+                   ...},                                     # other keys ignored
      "features": [
         {"type": "Feature", "id": "HU-PE",
          "properties": {"id": "HU-PE", "name": "Pest", "name_en": "Pest",
                         "neighbours": ["HU-BK", ...], "label": [lat, lon]},
          "geometry": {"type": "Polygon" | "MultiPolygon", "coordinates": ...}},
         ...]}
+
+  ``links`` are crossings between territories that share no land border
+  (e.g. across a strait); both ends already list each other in
+  ``neighbours``.
+
+* **Teachers' own maps**: any plain GeoJSON FeatureCollection of Polygon and
+  MultiPolygon features in longitude/latitude degrees, without the
+  ``"triviador"`` member. Names come from a property, ids are derived from
+  the names, and adjacency, label points and the view are computed with
+  shapely (see :mod:`triviador_nb.custom_maps`).
 
 All positions are in degrees: ``[lat, lon]`` pairs in ``triviador`` and
 ``label`` (Leaflet's order), ``[lon, lat]`` in geometry coordinates (GeoJSON's).
@@ -23,7 +39,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Real
 from pathlib import Path
@@ -34,8 +51,10 @@ from triviador_nb.engine.board import Board
 from triviador_nb.resources import data_dir
 
 LatLon = tuple[float, float]
+Link = tuple[str, str, str]
 MAP_SUFFIX = ".geojson"
 GEOMETRY_TYPES = ("Polygon", "MultiPolygon")
+RULE_SET_TERRITORY_COUNTS = (15, 19)  # D15: what the built-in rule sets' tables are made for
 
 
 class MapError(ValueError):
@@ -46,20 +65,31 @@ class MapError(ValueError):
         self.problems = problems or [message]
 
 
+class MapWarning(UserWarning):
+    """A map loads but something about it deserves a look (e.g. D15's territory count)."""
+
+
 @dataclass(frozen=True)
 class GameMap:
     """A loaded map.
 
     Attributes:
-        board: territory ids (in file order), display names and adjacency.
+        board: territory ids (in file order), display names and adjacency
+            (land borders and links).
         title: human-readable map title, e.g. ``"Hungary"``.
         center: ``(lat, lon)`` in degrees where the map view starts.
         zoom: Leaflet zoom level that frames the whole map in a ~900x600 px view.
         bounds: ``((south, west), (north, east))`` in degrees.
         labels: territory id -> ``(lat, lon)`` in degrees, a point inside the
             territory for its castle icon and value text.
-        features: territory id -> the GeoJSON Feature dict as loaded.
+        features: territory id -> the GeoJSON Feature dict (for teachers' own
+            maps: normalised, with ``properties`` id, name, neighbours, label
+            and a 2-D geometry).
         source_path: the file the map was read from.
+        links: ``(id_a, id_b, note)`` for each link between territories that
+            share no land border (sea links of built maps, ``links=`` given to
+            :func:`load_map`); both ends border each other in ``board``.
+        warnings: things worth a look that do not stop the map loading.
     """
 
     board: Board
@@ -70,11 +100,50 @@ class GameMap:
     labels: Mapping[str, LatLon]
     features: Mapping[str, dict]
     source_path: Path
+    links: tuple[Link, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MapCheck:
+    """What :func:`check_map` found in a file.
+
+    Attributes:
+        path: the file checked.
+        errors: every problem that stops the map loading, one per item, e.g.
+            ``features[3] "Pest": invalid geometry: Self-intersection[19.1 47.2]``.
+        warnings: problems that do not stop it loading.
+        game_map: the loaded map when there are no errors, else None.
+        computed: True for a teacher's own map (adjacency etc. computed),
+            False for a built map (read as stored).
+    """
+
+    path: Path
+    errors: tuple[str, ...]
+    warnings: tuple[str, ...]
+    game_map: GameMap | None
+    computed: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
 
 
 def builtin_map_names() -> list[str]:
     """Sorted names of the maps shipped with the game, e.g. ``["hungary"]``."""
     return sorted(p.name.removesuffix(MAP_SUFFIX) for p in data_dir("maps").glob(f"*{MAP_SUFFIX}"))
+
+
+def builtin_map_path(name: str) -> Path:
+    """The file of the shipped map ``name``.
+
+    Raises:
+        MapError: no such built-in map (the message lists the known names).
+    """
+    known = builtin_map_names()
+    if name not in known:
+        raise MapError(f"unknown built-in map {name!r}; known maps: {', '.join(known) or '(none)'}")
+    return data_dir("maps") / f"{name}{MAP_SUFFIX}"
 
 
 def load_builtin_map(name: str) -> GameMap:
@@ -84,42 +153,120 @@ def load_builtin_map(name: str) -> GameMap:
         MapError: no such built-in map (the message lists the known names), or
             the file is invalid (see :func:`load_map`).
     """
-    known = builtin_map_names()
-    if name not in known:
-        raise MapError(f"unknown built-in map {name!r}; known maps: {', '.join(known) or '(none)'}")
-    return load_map(data_dir("maps") / f"{name}{MAP_SUFFIX}")
+    return load_map(builtin_map_path(name))
 
 
-def load_map(path: str | Path) -> GameMap:
-    """Read and validate a map file (format in the module docstring).
+def load_map(
+    path: str | Path,
+    name_property: str | None = None,
+    links: Iterable[Sequence[str]] | None = None,
+    players: int = 3,
+) -> GameMap:
+    """Read and validate a map file: a built map or a teacher's own GeoJSON.
+
+    Args:
+        path: a ``.geojson`` file (format in the module docstring).
+        name_property: for a teacher's own map, the feature property holding
+            the territory names; by default the first of ``"name"``,
+            ``"NAME"``, ``"name_en"`` that the features have. Ignored for
+            built maps (they name territories in ``properties.name``).
+        links: extra connections between territories that share no border,
+            e.g. an island and the coast: pairs (or ``(a, b, note)`` triples)
+            of territory names or ids. Both ends border each other in the game.
+        players: for a teacher's own map, how many players need bases that
+            do not border each other (D15); 2 for Duel, 3 for the other rule
+            sets. Built maps are checked for this by the test suite.
+
+    Returns:
+        The map. Warnings (e.g. a territory count other than 15 or 19, D15)
+        are in ``GameMap.warnings`` and also issued as :class:`MapWarning`.
 
     Raises:
         OSError: the file cannot be read.
         MapError: the file is not UTF-8 JSON, or breaks the format; the message
             and ``problems`` list every problem at once, naming features by
             index (from 0) and name (e.g. ``features[3] "Pest": ...``).
+        ValueError: ``players`` is less than 1.
     """
+    check = check_map(path, name_property=name_property, links=links, players=players)
+    if len(check.errors) == 1:
+        raise MapError(f"{check.path}: {check.errors[0]}", list(check.errors))
+    if check.errors:
+        raise MapError(
+            f"{check.path}: {len(check.errors)} problems:\n  " + "\n  ".join(check.errors), list(check.errors)
+        )
+    for message in check.warnings:
+        warnings.warn(f"{check.path}: {message}", MapWarning, stacklevel=2)
+    assert check.game_map is not None
+    return check.game_map
+
+
+def check_map(
+    path: str | Path,
+    *,
+    name_property: str | None = None,
+    links: Iterable[Sequence[str]] | None = None,
+    players: int = 3,
+) -> MapCheck:
+    """Check a map file and load it when it has no errors (arguments as :func:`load_map`).
+
+    Unlike :func:`load_map` this returns the problems instead of raising and
+    issues no Python warnings; ``triviador-nb maps check`` prints them.
+
+    Raises:
+        OSError: the file cannot be read.
+        ValueError: ``players`` is less than 1.
+    """
+    if isinstance(players, bool) or not isinstance(players, int) or players < 1:
+        raise ValueError(f"players must be a whole number of at least 1, not {players!r}")
     path = Path(path)
+    link_list = None if links is None else list(links)
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig"))
     except (UnicodeDecodeError, ValueError) as error:  # JSONDecodeError and over-long numbers are ValueErrors
-        raise MapError(f"{path}: not a UTF-8 JSON file ({error})") from error
-    except RecursionError as error:
-        raise MapError(f"{path}: not a map: JSON nested too deeply") from error
+        return MapCheck(path, (f"not a UTF-8 JSON file ({error})",), (), None)
+    except RecursionError:
+        return MapCheck(path, ("not a map: JSON nested too deeply",), (), None)
+    if not isinstance(data, dict) or data.get("type") != "FeatureCollection":
+        return MapCheck(path, ('not a GeoJSON FeatureCollection (top level needs "type": "FeatureCollection")',),
+                        (), None)
+    features = data.get("features")
+    if not isinstance(features, list) or not features:
+        return MapCheck(path, ('"features" must be a non-empty list',), (), None)
+    if "triviador" not in data:
+        from triviador_nb.custom_maps import check_plain_collection  # needs shapely
+
+        game_map, errors, notes = check_plain_collection(data, path, name_property, link_list, players)
+        return MapCheck(path, tuple(errors), tuple(notes), game_map, computed=True)
     problems = _collection_problems(data)
     if problems:
-        raise MapError(f"{path}: {len(problems)} problem(s):\n  " + "\n  ".join(problems), problems)
-    return _game_map(data, path)
+        return MapCheck(path, tuple(problems), (), None)
+    return _built_map_check(data, path, link_list)
 
 
-def _game_map(data: dict, path: Path) -> GameMap:
-    """Build the GameMap from an already validated collection."""
+def _built_map_check(data: dict, path: Path, extra_links: list | None) -> MapCheck:
+    """Build the GameMap from an already validated built map, adding ``extra_links``."""
     meta = data["triviador"]
     features = {f["id"]: f for f in data["features"]}
     names = {t: f["properties"]["name"] for t, f in features.items()}
-    adjacency = {t: f["properties"]["neighbours"] for t, f in features.items()}
+    adjacency = {t: set(f["properties"]["neighbours"]) for t, f in features.items()}
+    stored = tuple((a, b, note) for a, b, note in _stored_links(meta))
+    lookup = territory_lookup([(t, names[t]) for t in features])
+    pairs, errors, notes = resolve_links(extra_links, lookup)
+    if errors:
+        return MapCheck(path, tuple(errors), tuple(notes), None)
+    ids = list(features)
+    added: list[Link] = []
+    for a, b, note, who in pairs:
+        a_id, b_id = ids[a], ids[b]
+        if b_id in adjacency[a_id]:
+            notes.append(f'{who}: "{names[a_id]}" and "{names[b_id]}" already border each other')
+            continue
+        adjacency[a_id].add(b_id)
+        adjacency[b_id].add(a_id)
+        added.append((a_id, b_id, note))
     (south, west), (north, east) = meta["bounds"]
-    return GameMap(
+    game_map = GameMap(
         board=Board(meta["name"], names, adjacency),
         title=meta["title"],
         center=_lat_lon(meta["center"]),
@@ -128,14 +275,103 @@ def _game_map(data: dict, path: Path) -> GameMap:
         labels=MappingProxyType({t: _lat_lon(f["properties"]["label"]) for t, f in features.items()}),
         features=MappingProxyType(features),
         source_path=path,
+        links=stored + tuple(added),
+        warnings=tuple(notes),
     )
+    return MapCheck(path, (), tuple(notes), game_map)
+
+
+def _stored_links(meta: dict) -> list[Link]:
+    """``triviador.links`` of a validated built map as ``(a, b, note)`` triples."""
+    return [(item[0], item[1], item[2] if len(item) > 2 else "") for item in meta.get("links") or ()]
 
 
 def _lat_lon(value: list) -> LatLon:
     return (float(value[0]), float(value[1]))
 
 
-# --- validation: each function returns a list of problems, empty when fine ---
+# --- links: shared by built maps and teachers' own maps ----------------------
+
+
+def territory_lookup(territories: Sequence[tuple[str | None, str | None]]) -> dict[str, int]:
+    """Index of each territory by id, then by exact name, then by case-folded name.
+
+    ``territories`` lists ``(id, name)`` per feature (either may be None).
+    An id wins over a name; a case-folded name only counts when unique.
+    """
+    lookup: dict[str, int] = {}
+    folded: dict[str, list[int]] = {}
+    for index, (_, name) in enumerate(territories):
+        if name is not None:
+            folded.setdefault(name.casefold(), []).append(index)
+    for key, indices in folded.items():
+        if len(indices) == 1:
+            lookup[key] = indices[0]
+    for index, (_, name) in reversed(list(enumerate(territories))):
+        if name is not None:
+            lookup[name] = index  # the first feature of a duplicated name wins
+    for index, (territory, _) in reversed(list(enumerate(territories))):
+        if territory is not None:
+            lookup[territory] = index
+    return lookup
+
+
+def resolve_links(
+    links: Iterable[Any] | None, lookup: Mapping[str, int]
+) -> tuple[list[tuple[int, int, str, str]], list[str], list[str]]:
+    """Resolve links given as pairs (or ``(a, b, note)``) of names or ids.
+
+    Returns:
+        ``(pairs, errors, warnings)``: pairs as ``(index_a, index_b, note,
+        description)`` of feature indices; errors such as
+        ``links[1] ("Island", "Atlantis"): unknown territory "Atlantis"``.
+    """
+    pairs: list[tuple[int, int, str, str]] = []
+    errors: list[str] = []
+    notes: list[str] = []
+    if links is None:
+        return pairs, errors, notes
+    if isinstance(links, (str, bytes, Mapping)):
+        return pairs, ["links must be a list of pairs of territory names or ids"], notes
+    seen: dict[frozenset[int], str] = {}
+    for k, link in enumerate(links):
+        if (
+            isinstance(link, (str, bytes))
+            or not isinstance(link, Sequence)
+            or len(link) not in (2, 3)
+            or not all(isinstance(end, str) for end in link)
+        ):
+            errors.append(f"links[{k}]: a link is a pair of territory names or ids (optionally with a note), "
+                          f"not {link!r}")
+            continue
+        a, b = link[0], link[1]
+        note = link[2] if len(link) == 3 else ""
+        who = f'links[{k}] ("{a}", "{b}")'
+        unknown = [end for end in dict.fromkeys((a, b)) if _lookup(lookup, end) is None]
+        for end in unknown:
+            errors.append(f'{who}: unknown territory "{end}" (not a territory name or id)')
+        if unknown:
+            continue
+        index_a, index_b = _lookup(lookup, a), _lookup(lookup, b)
+        if index_a == index_b:
+            errors.append(f"{who}: links a territory to itself")
+            continue
+        key = frozenset((index_a, index_b))
+        if key in seen:
+            notes.append(f"{who}: the same link as {seen[key]}")
+            continue
+        seen[key] = who
+        pairs.append((index_a, index_b, note, who))
+    return pairs, errors, notes
+
+
+def _lookup(lookup: Mapping[str, int], end: str) -> int | None:
+    end = end.strip()
+    found = lookup.get(end)
+    return lookup.get(end.casefold()) if found is None else found
+
+
+# --- validation of built maps: each function returns a list of problems ------
 
 
 def _collection_problems(data: Any) -> list[str]:
@@ -147,7 +383,34 @@ def _collection_problems(data: Any) -> list[str]:
     problems = _metadata_problems(data.get("triviador"), len(features))
     for index, feature in enumerate(features):
         problems += _feature_problems(index, feature)
-    return problems + _adjacency_problems(features)
+    problems += _adjacency_problems(features)
+    if not problems:  # links name ids, so check them once the ids are sound
+        problems += _stored_link_problems(data["triviador"].get("links"), features)
+    return problems
+
+
+def _stored_link_problems(links: Any, features: list) -> list[str]:
+    """``triviador.links``: absent, or ``[[id_a, id_b, note], ...]`` listed in both neighbour lists."""
+    if links is None:
+        return []
+    if not isinstance(links, list):
+        return ['"triviador.links" must be a list of [id_a, id_b, note]']
+    neighbours = {f["id"]: set(f["properties"]["neighbours"]) for f in features}
+    problems = []
+    for k, link in enumerate(links):
+        where = f'"triviador.links[{k}]"'
+        if not (isinstance(link, list) and len(link) in (2, 3) and all(isinstance(v, str) for v in link)):
+            problems.append(f"{where} must be [id_a, id_b, note], not {link!r}")
+            continue
+        a, b = link[0], link[1]
+        unknown = [t for t in (a, b) if t not in neighbours]
+        if unknown:
+            problems += [f"{where}: {t!r} is not a territory id" for t in unknown]
+        elif a == b:
+            problems.append(f"{where}: links {a!r} to itself")
+        elif b not in neighbours[a] or a not in neighbours[b]:
+            problems.append(f"{where}: {a!r} and {b!r} must list each other in properties.neighbours")
+    return problems
 
 
 def _metadata_problems(meta: Any, feature_count: int) -> list[str]:
