@@ -6,6 +6,7 @@ test advances the clock.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -434,3 +435,22 @@ def test_setup_form_explains_a_bad_setting_and_keeps_the_game(clock):
     form.seed.value = "abc"
     form.new_game.click()
     assert form.app is app and "must be a whole number" in form.error.value
+
+
+def test_setup_form_plays_a_teachers_own_geojson(clock, tmp_path):
+    from triviador_nb.ui import setup
+
+    data = json.loads(load_builtin_map("germany15").source_path.read_text(encoding="utf-8"))
+    del data["triviador"]
+    for feature in data["features"]:
+        feature["properties"] = {"name": feature["properties"]["name"]}  # a plain GeoJSON: names only
+    own = tmp_path / "germany_plain.geojson"
+    own.write_text(json.dumps(data), encoding="utf-8")
+    form = setup(scheduler=clock)
+    form.map_file.value = str(own)
+    form.new_game.click()
+    board = form.app.game.board
+    assert len(board) == 15 and form.error.value == ""
+    assert board.names[next(t for t in board.territories if board.names[t] == "Bayern")] == "Bayern"
+    by_name = {board.names[t]: t for t in board.territories}
+    assert {board.names[n] for n in board.adjacency[by_name["Saarland"]]} == {"Rheinland-Pfalz"}

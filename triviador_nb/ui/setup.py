@@ -7,14 +7,15 @@ is explained under the form and the game on screen is kept.
 
 from __future__ import annotations
 
+import warnings
 from html import escape
 from typing import Sequence
 
 import ipywidgets as w
 
 from ..engine import RULE_SETS, find_rule_set
-from ..maps import GameMap, builtin_map_names, load_builtin_map
-from . import play
+from ..maps import GameMap, MapWarning, builtin_map_names, load_builtin_map
+from . import play, resolve_map
 from .app import GameApp
 from .map_view import MapView
 from .scheduler import Scheduler
@@ -41,6 +42,8 @@ class GameSetup:
                                 value=find_rule_set(rules).name, description="Rule set", style=style, layout=wide)
         self.map = w.Dropdown(options=[(load_builtin_map(n).title, n) for n in builtin_map_names()],
                               value=map, description="Map", style=style, layout=wide)
+        self.map_file = w.Text(value="", description="or map file", style=style, layout=wide,
+                               placeholder="your own .geojson (path from notebooks/)")
         self.bank = w.Text(value=str(bank), description="Questions", style=style, layout=wide,
                            placeholder="general_knowledge_en or ../question_banks/my.csv")
         self.you = w.Text(value=you, description="Your team", style=style, layout=wide)
@@ -60,7 +63,7 @@ class GameSetup:
         self.rules.observe(lambda _: self._show_bot_seats(), "value")
         self.map.observe(lambda _: self._show_preview(), "value")
         self.new_game.on_click(lambda _: self.start())
-        form = w.VBox([self.rules, self.map, self.bank, self.you, *self.bots, self.pace, self.seed,
+        form = w.VBox([self.rules, self.map, self.map_file, self.bank, self.you, *self.bots, self.pace, self.seed,
                        self.new_game, self.error])
         self.widget = w.VBox([w.HBox([form, self.preview_box]), self.game_box])
         self._show_bot_seats()
@@ -86,8 +89,12 @@ class GameSetup:
         if seed_text and not seed_text.isdigit():
             self.error.value = f'<div class="tnb-warn">Game no. must be a whole number, not {escape(seed_text)!s}.</div>'
             return
+        own_map = self.map_file.value.strip()
         try:
-            app = play(rules=rules.name, map=self.map.value, bank=self.bank.value.strip(),
+            with warnings.catch_warnings():  # shown under the form instead
+                warnings.simplefilter("ignore", MapWarning)
+                game_map = resolve_map(own_map) if own_map else load_builtin_map(self.map.value)
+            app = play(rules=rules.name, map=game_map, bank=self.bank.value.strip(),
                        you=self.you.value.strip() or "Your team",
                        bots=[d.value for d in self.bots[:rules.players - 1]],
                        seed=int(seed_text) if seed_text else None, pace=self.pace.value, scheduler=self._scheduler)
@@ -96,7 +103,9 @@ class GameSetup:
             return
         if self.app is not None:
             self.app.stop()
-        self.error.value = ""
+        self.error.value = "".join(f'<div class="tnb-note">{escape(warning)}</div>' for warning in game_map.warnings)
+        if own_map:
+            self.preview_box.children = (map_preview(game_map, height="260px").map,)
         self.app = app
         self.game_box.children = (app.widget,)
 
