@@ -74,6 +74,8 @@ import shapely
 from shapely.geometry import mapping, shape
 from topojson.utils import serialize_as_geojson
 
+from triviador_nb.custom_maps import from_km, km_per_degree, to_km  # one km projection for build and loader
+
 REPO = Path(__file__).resolve().parents[1]
 TABLES = REPO / "tools" / "map_build"
 CACHE = TABLES / ".cache"
@@ -454,22 +456,7 @@ def polygonal(geometry: shapely.Geometry) -> shapely.Geometry:
     return parts[0] if len(parts) == 1 else shapely.MultiPolygon(parts)
 
 
-def km_per_degree(mid_lat: float) -> np.ndarray:
-    """``[km per degree lon, km per degree lat]`` of an equirectangular plane at ``mid_lat``.
 
-    Within one small country lengths measured on that plane are off by a few percent at most.
-    """
-    return np.array([KM_PER_DEGREE_LON_AT_EQUATOR * math.cos(math.radians(mid_lat)), KM_PER_DEGREE_LAT])
-
-
-def to_km(geometry: shapely.Geometry, mid_lat: float) -> shapely.Geometry:
-    """Project lon/lat degrees to km (see :func:`km_per_degree`)."""
-    return shapely.transform(geometry, lambda xy: xy * km_per_degree(mid_lat))
-
-
-def from_km(geometry: shapely.Geometry, mid_lat: float) -> shapely.Geometry:
-    """Inverse of :func:`to_km`."""
-    return shapely.transform(geometry, lambda xy: xy / km_per_degree(mid_lat))
 
 
 def adjacency(shapes_km: dict[str, shapely.Geometry], links: list | None = None) -> dict[str, list[str]]:
