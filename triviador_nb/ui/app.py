@@ -13,6 +13,7 @@ from html import escape
 from typing import Callable, Mapping
 
 import ipywidgets as w
+import pandas as pd
 
 from ..bots import Bot
 from ..engine import (
@@ -30,6 +31,7 @@ from ..engine import (
 from ..engine import Attack as AttackAction
 from ..engine.state import Purpose
 from ..maps import GameMap
+from ..reports import question_reports, report_table
 from . import panels
 from .map_view import MapView
 from .palette import seat_colour
@@ -64,6 +66,7 @@ class GameApp:
                  scheduler: Scheduler | None = None, pace: float = 1.0, reveal_s: float = 3.0,
                  think_s: float = 1.2, new_game: Callable[[int], tuple[Game, Mapping[int, Bot]]] | None = None):
         self.game = game
+        self.games = [game]  # every game played in this app, for reports
         self.game_map = game_map
         self.human = human
         self.bots = dict(bots)
@@ -109,6 +112,9 @@ class GameApp:
         self.reveal = w.HTML()
         self.log = w.HTML()
         self.ranking = w.HTML()
+        self.report_view = w.HTML()
+        self.report_box = w.Accordion(children=(self.report_view,), titles=("How did the questions go?",),
+                                      selected_index=None, layout={"display": "none"})
         self.play_again = self._big_button("Play again", "success",
                                            lambda: self.restart() if self.game.is_over else None)
         self.wings = w.ToggleButton(description="Use Magic Wings", icon="", value=False,
@@ -126,7 +132,7 @@ class GameApp:
         self.start_button = self._big_button("Start the game", "primary", self.start)
         side = w.VBox([self.scoreboard, self.start_button, self.message, self.panel.widget, turn_controls,
                        self.ranking,
-                       self.play_again, self.reveal, self.log],
+                       self.play_again, self.report_box, self.reveal, self.log],
                       layout={"width": "40%", "padding": "0 0 0 12px", "overflow": "visible"})
         board = w.VBox([self.map_view.map, w.HTML('<div class="tnb-note" style="font-size:12px">'
                                                   'Map: Made with Natural Earth</div>')],
@@ -336,6 +342,9 @@ class GameApp:
         self.log.value = panels.log_html(game.events)
         over = game.is_over
         self.ranking.value = panels.ranking_html(game) if over else ""
+        self.report_box.layout.display = None if over else "none"
+        if over:
+            self.report_view.value = panels.report_html(question_reports([game]))
         self.play_again.layout.display = None if over and self._new_game else "none"
         self.start_button.layout.display = "none" if self._started else None
         self.panel.widget.layout.display = "none" if over else "flex"
@@ -414,6 +423,11 @@ class GameApp:
         self.panel.clear("The game is over.")
         return self.game
 
+    def report(self) -> pd.DataFrame:
+        """How each question went in every game of this app so far (one row per
+        question); save it for the question bank's author with ``.to_csv(...)``."""
+        return report_table(self.games)
+
     def stop(self) -> None:
         """Stop every timer and bot of this game (another game replaces it)."""
         self._epoch += 1
@@ -424,6 +438,7 @@ class GameApp:
             raise RuntimeError("this app was made without a way to start a new game")
         self._epoch += 1
         self.game, bots = self._new_game(self.game.seed + 1)
+        self.games.append(self.game)
         self.bots = dict(bots)
         self._asked, self._last_reveal, self._outcome = None, None, []
         self._step()

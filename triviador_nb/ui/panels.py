@@ -192,3 +192,17 @@ def ranking_html(game: Game) -> str:
         items.append(f'<li>{swatch(colour)} <b>{escape(p.name)}</b> {p.score} points{note}</li>')
     kind = f'<div class="tnb-winkind">{escape(game.win_kind.value.capitalize())}</div>' if game.win_kind else ""
     return f'<div class="tnb-ranking"><div>Final ranking</div>{kind}<ol>{"".join(items)}</ol></div>'
+
+
+def report_html(reports: Sequence) -> str:
+    """The question reports after play as a table: right answers, and how far
+    guesses were off (so authors can fix or retire a question)."""
+    rows = []
+    for r in reports:
+        if r.kind == "guess":
+            how = f"exact {r.correct}/{r.answers}" + (f", median off by {r.median_off:g}" if r.answers else "")
+        else:
+            how = f"right {r.correct}/{r.answers}"
+        rows.append(f"<tr><td>{escape(r.text)}</td><td>{escape(how)}</td></tr>")
+    return ('<table class="tnb-report"><tr><th>Question</th><th>Answers</th></tr>'
+            + "".join(rows) + "</table>")

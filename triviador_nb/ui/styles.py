@@ -45,6 +45,8 @@ CSS = f"""
 .tnb-log li:first-child {{ font-weight: bold; color: #000; }}
 .tnb-ranking {{ font-size: 22px; padding: 10px; border: 3px solid #009988; border-radius: 8px; }}
 .tnb-ranking ol {{ margin: 4px 0; }}
+.tnb-report {{ font-size: 14px; border-collapse: collapse; width: 100%; }}
+.tnb-report td, .tnb-report th {{ border-bottom: 1px solid #DDD; padding: 2px 6px; text-align: left; }}
 .tnb-winkind {{ font-size: 26px; font-weight: bold; color: #006655; }}
 </style>
 """
