@@ -454,3 +454,22 @@ def test_setup_form_plays_a_teachers_own_geojson(clock, tmp_path):
     assert board.names[next(t for t in board.territories if board.names[t] == "Bayern")] == "Bayern"
     by_name = {board.names[t]: t for t in board.territories}
     assert {board.names[n] for n in board.adjacency[by_name["Saarland"]]} == {"Rheinland-Pfalz"}
+
+
+def test_setup_filters_the_bank_by_category_and_difficulty_and_says_if_it_is_enough(clock):
+    from triviador_nb.ui import setup
+
+    form = setup(scheduler=clock)
+    assert "Geography" in form.categories.value and form.difficulties.value == ("easy", "hard", "medium")
+    assert "enough for a game without repeats" in form.enough.value
+    form.categories.value = ("History",)
+    form.difficulties.value = ("easy",)
+    bank = form.selected_bank()
+    assert {q.category for q in bank.guess + bank.choice} == {"History"}
+    assert {q.difficulty for q in bank.guess + bank.choice} == {"easy"}
+    assert "some may be asked twice (D4)" in form.enough.value
+    form.new_game.click()
+    assert form.app.game.bank == bank
+    form.categories.value = ("Sport",)
+    form.difficulties.value = ("hard",)
+    assert "no guess" in form.enough.value and "choose more" in form.enough.value

@@ -10,6 +10,7 @@ objects from CSV and report problems there. Two kinds exist:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterable
 
 
 @dataclass(frozen=True)
@@ -84,3 +85,33 @@ class QuestionBank:
             raise ValueError(f"question bank {self.name!r} has no guess questions")
         if not self.choice:
             raise ValueError(f"question bank {self.name!r} has no multiple-choice questions")
+
+    def categories(self) -> list[str]:
+        """The categories in the bank, sorted ("" for questions without one)."""
+        return sorted({q.category for q in (*self.guess, *self.choice)})
+
+    def difficulties(self) -> list[str]:
+        """The difficulties in the bank, sorted ("" for questions without one)."""
+        return sorted({q.difficulty for q in (*self.guess, *self.choice)})
+
+    def filtered(self, categories: Iterable[str] | None = None,
+                 difficulties: Iterable[str] | None = None) -> "QuestionBank":
+        """The questions of the given categories and difficulties (None = all).
+
+        Raises:
+            ValueError: no guess or no multiple-choice question is left; the
+                message says which.
+        """
+        cats = None if categories is None else set(categories)
+        diffs = None if difficulties is None else set(difficulties)
+
+        def keep(q: Question) -> bool:
+            return (cats is None or q.category in cats) and (diffs is None or q.difficulty in diffs)
+
+        guess = tuple(q for q in self.guess if keep(q))
+        choice = tuple(q for q in self.choice if keep(q))
+        missing = [kind for kind, questions in (("guess", guess), ("multiple-choice", choice)) if not questions]
+        if missing:
+            raise ValueError(f"no {' and no '.join(missing)} questions of bank {self.name!r} match the chosen "
+                             "categories and difficulties; choose more")
+        return QuestionBank(guess=guess, choice=choice, name=self.name, warnings=self.warnings)

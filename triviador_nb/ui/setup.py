@@ -15,12 +15,22 @@ import ipywidgets as w
 
 from ..engine import RULE_SETS, find_rule_set
 from ..maps import GameMap, MapWarning, builtin_map_names, load_builtin_map
-from . import play, resolve_map
+from ..engine import QuestionBank
+from . import play, resolve_bank, resolve_map
 from .app import GameApp
 from .map_view import MapView
 from .scheduler import Scheduler
 
 SKILLS = ("easy", "medium", "hard")
+
+# Questions a game asks, 95th percentile of 200 bot games per rule set on
+# Hungary's 19 counties (measured 2026-11-30; D4). Most games need fewer.
+QUESTIONS_PER_GAME = {
+    "duel": {"guess": 9, "choice": 10},
+    "conquiztador": {"guess": 14, "choice": 12},
+    "dobyvatel": {"guess": 15, "choice": 15},
+    "long-campaign": {"guess": 17, "choice": 39},
+}
 PACES = (("realistic", 1.0), ("quick", 0.5), ("fast", 0.3))
 
 
@@ -46,6 +56,12 @@ class GameSetup:
                                placeholder="your own .geojson (path from notebooks/)")
         self.bank = w.Text(value=str(bank), description="Questions", style=style, layout=wide,
                            placeholder="general_knowledge_en or ../question_banks/my.csv")
+        self.bank.continuous_update = False
+        self.categories = w.SelectMultiple(description="Categories", style=style,
+                                           layout={"width": "320px", "height": "110px"})
+        self.difficulties = w.SelectMultiple(description="Difficulty", style=style,
+                                             layout={"width": "320px", "height": "64px"})
+        self.enough = w.HTML()
         self.you = w.Text(value=you, description="Your team", style=style, layout=wide)
         self.bots = [w.Dropdown(options=SKILLS, description=f"Bot {i + 1}", style=style, layout=wide)
                      for i in range(3)]
@@ -62,12 +78,17 @@ class GameSetup:
             self.bots[i].value = skill
         self.rules.observe(lambda _: self._show_bot_seats(), "value")
         self.map.observe(lambda _: self._show_preview(), "value")
+        self.bank.observe(lambda _: self._load_bank(), "value")
+        for control in (self.rules, self.categories, self.difficulties):
+            control.observe(lambda _: self._say_if_enough(), "value")
         self.new_game.on_click(lambda _: self.start())
-        form = w.VBox([self.rules, self.map, self.map_file, self.bank, self.you, *self.bots, self.pace, self.seed,
-                       self.new_game, self.error])
+        form = w.VBox([self.rules, self.map, self.map_file, self.bank, self.categories, self.difficulties,
+                       self.enough, self.you, *self.bots, self.pace, self.seed, self.new_game, self.error])
         self.widget = w.VBox([w.HBox([form, self.preview_box]), self.game_box])
         self._show_bot_seats()
         self._show_preview()
+        self._bank: QuestionBank | None = None
+        self._load_bank()
         self.app: GameApp | None = None
         self.start()
 
@@ -78,6 +99,51 @@ class GameSetup:
         bots = find_rule_set(self.rules.value).players - 1
         for i, dropdown in enumerate(self.bots):
             dropdown.layout.display = None if i < bots else "none"
+
+    def _load_bank(self) -> None:
+        """Read the bank named in the form and offer its categories and difficulties."""
+        try:
+            self._bank = resolve_bank(self.bank.value.strip())
+        except (ValueError, OSError) as error:
+            self._bank, self._bank_error = None, str(error)
+            self.enough.value = f'<div class="tnb-warn" style="white-space:pre-wrap">{escape(str(error))}</div>'
+            return
+        for control, values in ((self.categories, self._bank.categories()),
+                                (self.difficulties, self._bank.difficulties())):
+            labels = [(v or "(none)", v) for v in values]
+            control.options = labels
+            control.value = tuple(values)
+        self._say_if_enough()
+
+    def selected_bank(self) -> QuestionBank:
+        """The bank cut to the chosen categories and difficulties.
+
+        Raises:
+            ValueError: no bank could be read, or the choice leaves no guess or
+                no multiple-choice question.
+        """
+        if self._bank is None:
+            raise ValueError(self._bank_error)
+        return self._bank.filtered(self.categories.value, self.difficulties.value)
+
+    def _say_if_enough(self) -> None:
+        """D4: say before the game whether the selection lasts a game without repeats."""
+        if self._bank is None:
+            return
+        try:
+            bank = self.selected_bank()
+        except ValueError as error:
+            self.enough.value = f'<div class="tnb-warn">{escape(str(error))}</div>'
+            return
+        need = QUESTIONS_PER_GAME[find_rule_set(self.rules.value).name]
+        have = {"guess": len(bank.guess), "choice": len(bank.choice)}
+        short = [kind for kind in need if have[kind] < need[kind]]
+        counts = f"{have['guess']} guess and {have['choice']} multiple-choice questions chosen"
+        if short:
+            self.enough.value = (f'<div class="tnb-warn">{counts}: a game usually needs up to {need["guess"]} '
+                                 f'and {need["choice"]}, so some may be asked twice (D4).</div>')
+        else:
+            self.enough.value = f'<div class="tnb-note">{counts}: enough for a game without repeats.</div>'
 
     def _show_preview(self) -> None:
         self.preview_box.children = (map_preview(load_builtin_map(self.map.value), height="260px").map,)
@@ -94,7 +160,7 @@ class GameSetup:
             with warnings.catch_warnings():  # shown under the form instead
                 warnings.simplefilter("ignore", MapWarning)
                 game_map = resolve_map(own_map) if own_map else load_builtin_map(self.map.value)
-            app = play(rules=rules.name, map=game_map, bank=self.bank.value.strip(),
+            app = play(rules=rules.name, map=game_map, bank=self.selected_bank(),
                        you=self.you.value.strip() or "Your team",
                        bots=[d.value for d in self.bots[:rules.players - 1]],
                        seed=int(seed_text) if seed_text else None, pace=self.pace.value, scheduler=self._scheduler)
