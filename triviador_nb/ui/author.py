@@ -1,0 +1,107 @@
+"""Tools for content authors in a notebook: a bank's problems as a table,
+a question preview in the game's own question panel, and statistics plots.
+"""
+
+from __future__ import annotations
+
+import random
+from html import escape
+from pathlib import Path
+from typing import Sequence
+
+import ipywidgets as w
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from ..banks import check_bank_files
+from ..engine import ChoiceQuestion, QuestionBank
+from .question_panel import QuestionPanel
+from .styles import CSS
+
+
+def problems_table(paths: Sequence[str | Path]) -> pd.DataFrame:
+    """Every problem of the bank files as a table: file, row, column,
+    severity and message (row numbers as a spreadsheet shows them)."""
+    problems = check_bank_files([Path(p) for p in paths])
+    return pd.DataFrame([{"file": p.file, "row": p.row, "column": p.column, "severity": p.severity,
+                          "message": p.message} for p in problems],
+                        columns=["file", "row", "column", "severity", "message"])
+
+
+class QuestionPreview:
+    """Any question of a bank in the game's question panel; answer it yourself.
+
+    Attributes:
+        widget: the picker and the panel, to display.
+        panel: the :class:`QuestionPanel` players see in the game.
+    """
+
+    def __init__(self, bank: QuestionBank, seed: int = 0):
+        self.bank = bank
+        self._rng = random.Random(seed)
+        questions = [*bank.guess, *bank.choice]
+        self._by_id = {q.id: q for q in questions}
+        self.picker = w.Dropdown(options=[(f"{q.id}: {q.text[:70]}", q.id) for q in questions],
+                                 description="Question", layout={"width": "95%"})
+        self.panel = QuestionPanel()
+        self.result = w.HTML()
+        self.panel.on_choice(self._chosen)
+        self.panel.on_guess(self._guessed)
+        self.picker.observe(lambda _: self.show(), "value")
+        self.widget = w.VBox([w.HTML(CSS), self.picker, self.panel.widget, self.result],
+                             layout={"width": "640px"})
+        self.widget.add_class("tnb-root")
+        self._options: tuple[str, ...] = ()
+        self.show()
+
+    def _repr_mimebundle_(self, **kwargs: object) -> dict:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def show(self) -> None:
+        """Show the picked question as the game would, options shuffled (D2)."""
+        question = self._by_id[self.picker.value]
+        self.result.value = ""
+        if isinstance(question, ChoiceQuestion):
+            options = list(question.options)
+            self._rng.shuffle(options)
+            self._options = tuple(options)
+            self.panel.ask("Multiple-choice question · preview", question.text, self._options, True, 15)
+        else:
+            self._options = ()
+            self.panel.ask("Guess question · preview", question.text, (), True, 10)
+
+    def _chosen(self, option: int) -> None:
+        question = self._by_id[self.picker.value]
+        right = self._options[option] == question.answer
+        self._reveal(f"{'Right' if right else 'Wrong'}: the answer is <b>{escape(question.answer)}</b>.")
+
+    def _guessed(self, value: int) -> None:
+        question = self._by_id[self.picker.value]
+        off = abs(value - question.answer)
+        self._reveal(f"The answer is <b>{question.answer}</b>; you were "
+                     + ("exact." if off == 0 else f"off by {off}.")
+                     + (f" Source: {escape(question.source)}" if question.source else ""))
+
+    def _reveal(self, html: str) -> None:
+        self.panel.stop("Answer sent.")
+        self.result.value = f'<div class="tnb-outcome">{html}</div>'
+
+
+def statistics_figure(bank: QuestionBank) -> plt.Figure:
+    """Bar charts of the bank: questions by category and type, by difficulty,
+    and the spread of guess answers (log scale)."""
+    rows = [{"type": q.kind, "category": q.category or "(none)", "difficulty": q.difficulty or "(none)"}
+            for q in (*bank.guess, *bank.choice)]
+    table = pd.DataFrame(rows)
+    figure, axes = plt.subplots(1, 3, figsize=(15, 4.5), constrained_layout=True)
+    table.groupby(["category", "type"]).size().unstack(fill_value=0).plot.barh(ax=axes[0], stacked=True)
+    axes[0].set_title("Questions by category")
+    axes[0].set_xlabel("questions")
+    table.groupby(["difficulty", "type"]).size().unstack(fill_value=0).plot.bar(ax=axes[1], rot=0)
+    axes[1].set_title("By difficulty")
+    answers = pd.Series([q.answer for q in bank.guess], dtype="float64")
+    axes[2].hist(answers.clip(lower=1), bins=[10 ** (k / 2) for k in range(0, 25)])
+    axes[2].set_xscale("log")
+    axes[2].set_title("Guess answers (log scale)")
+    axes[2].set_xlabel("answer")
+    return figure
