@@ -12,6 +12,8 @@ unreadable files (message on stderr).
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import sys
 import time
@@ -101,6 +103,8 @@ def _add_bank_parser(commands: argparse._SubParsersAction) -> None:
     bank = commands.add_parser("bank", help="work with question banks (CSV files)")
     actions = bank.add_subparsers(title="actions", metavar="ACTION", required=True)
     _add_bank_check_parser(actions)
+    _add_bank_convert_parser(actions)
+    _add_bank_stats_parsers(actions)
 
 
 def _add_bank_check_parser(actions: argparse._SubParsersAction) -> None:
@@ -132,6 +136,133 @@ def _run_bank_check(args: argparse.Namespace) -> int:
     summary = f"{label}: OK, {_count(len(bank.choice) + len(bank.guess), 'question')}"
     summary += f" ({len(bank.choice)} choice, {len(bank.guess)} guess)"
     print(summary + (f", {_count(warnings, 'warning')}" if warnings else ""))
+    return 0
+
+
+def _add_bank_stats_parsers(actions: argparse._SubParsersAction) -> None:
+    stats = actions.add_parser("stats", help="count a bank's questions by type, category and difficulty",
+                               description="Print counts by type, category and difficulty and the guess answer "
+                               "range (min, median, max) of bank files loaded together.")
+    stats.add_argument("files", nargs="+", metavar="FILE", help="a question bank CSV file")
+    stats.add_argument("--json", action="store_true", help="print one JSON object")
+    stats.set_defaults(run=_run_bank_stats)
+    simulate = actions.add_parser("simulate", help="how many questions bot-only games ask (D4)",
+                                  description="Play N bot-only games with the bank; print the guess and "
+                                  "multiple-choice questions asked per game (mean, 95th percentile) and "
+                                  "how many games the bank lasts without repeating a question.")
+    simulate.add_argument("files", nargs="+", metavar="FILE", help="a question bank CSV file")
+    simulate.add_argument("--rules", default="conquiztador", help="rule set name (default: conquiztador)")
+    simulate.add_argument("--games", type=_positive_int, default=100, help="number of games (default: 100)")
+    simulate.add_argument("--map", default="hungary", help="built-in map name or a GeoJSON file (default: hungary)")
+    simulate.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
+    simulate.add_argument("--json", action="store_true", help="print one JSON object")
+    simulate.set_defaults(run=_run_bank_simulate)
+
+
+def _load_for_command(files: list[str]):
+    """``(bank, 0)``, or ``(None, status)`` after printing why it cannot be loaded (1 errors, 2 unreadable)."""
+    from triviador_nb.banks import BankError
+
+    try:
+        return load_bank(files), 0
+    except BankError as exc:
+        print(exc, file=sys.stderr)
+        print(f"{PROG}: error: the bank has errors; run '{PROG} bank check' for details", file=sys.stderr)
+        return None, 1
+    except OSError as exc:
+        print(f"{PROG}: error: cannot read {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return None, 2
+
+
+def _run_bank_stats(args: argparse.Namespace) -> int:
+    from triviador_nb.banks.usage import bank_stats
+
+    bank, status = _load_for_command(args.files)
+    if bank is None:
+        return status
+    stats = bank_stats(bank)
+    if args.json:
+        print(json.dumps(stats.as_dict()))
+        return 0
+    print(f"{bank.name}: {_count(stats.questions, 'question')}")
+    for title, counts in (("TYPE", stats.by_type), ("CATEGORY", stats.by_category),
+                          ("DIFFICULTY", stats.by_difficulty)):
+        width = max(len(title), *(len(k) for k in counts))
+        print()
+        print(f"{title:<{width}}  {'COUNT':>6}  {'SHARE':>6}")
+        for key, number in counts.items():
+            print(f"{key:<{width}}  {number:>6}  {number / stats.questions:>6.0%}")
+    print()
+    print(f"guess answers: min {stats.guess_min}, median {stats.guess_median:g}, max {stats.guess_max}")
+    return 0
+
+
+def _run_bank_simulate(args: argparse.Namespace) -> int:
+    from triviador_nb.banks.usage import bank_usage
+    from triviador_nb.engine import find_rule_set
+    from triviador_nb.ui import resolve_map
+
+    try:
+        rules = find_rule_set(args.rules)
+        game_map = resolve_map(args.map)
+    except (ValueError, OSError) as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    bank, status = _load_for_command(args.files)
+    if bank is None:
+        return status
+    try:
+        usage = bank_usage(rules, game_map.board, bank, args.games, args.seed)
+    except ValueError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(usage.as_dict()))
+        return 0
+    print(f"{bank.name} with {rules.title} on {usage.board}, {_count(usage.games, 'game')} (seed {usage.seed}):")
+    print(f"{'TYPE':<7} {'IN BANK':>7} {'MEAN/GAME':>9} {'P95/GAME':>8} {'LASTS A GAME':>12} {'GAMES IN A ROW':>14}")
+    for kind in ("guess", "choice"):
+        k = getattr(usage, kind)
+        print(f"{kind:<7} {k.bank_size:>7} {k.mean:>9.1f} {k.p95:>8.1f} {'yes' if k.lasts_a_game else 'NO':>12} "
+              f"{k.games_without_repeat:>14}")
+    return 0
+
+
+def _add_bank_convert_parser(actions: argparse._SubParsersAction) -> None:
+    convert = actions.add_parser(
+        "convert",
+        help="convert a Kahoot, Quizizz, Blooket, Gimkit, GIFT, Aiken or CSV bank to the project CSV",
+        description="Read IN (its format is recognised by content) and write OUT as the project's CSV "
+        "(UTF-8, comma-separated). When IN has errors, print every problem and write nothing.",
+    )
+    convert.add_argument("input", metavar="IN", help="a question bank file in any supported format")
+    convert.add_argument("output", metavar="OUT", help="the CSV file to write (replaced if it exists)")
+    convert.set_defaults(run=_run_bank_convert)
+
+
+def _run_bank_convert(args: argparse.Namespace) -> int:
+    from triviador_nb.banks.convert import convert_bank_file
+
+    try:
+        text, problems = convert_bank_file(args.input)
+    except OSError as exc:
+        print(f"{PROG}: error: cannot read {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return 2
+    for problem in problems:
+        print(problem)
+    errors = sum(problem.is_error for problem in problems)
+    if text is None:
+        print(f"{args.input}: {_count(errors, 'error')}, {_count(len(problems) - errors, 'warning')}; "
+              f"{args.output} not written")
+        return 1
+    try:
+        with open(args.output, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+    except OSError as exc:
+        print(f"{PROG}: error: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
+        return 2
+    rows = sum(1 for _ in csv.reader(io.StringIO(text))) - 1
+    print(f"{args.output}: wrote {_count(rows, 'question')}")
     return 0
 
 

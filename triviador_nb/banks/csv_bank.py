@@ -14,7 +14,11 @@ One question per row; columns are found by header name, in any order:
 * ``id`` - optional; an empty id becomes ``<file stem>:<row>`` (``<file>:<row>``
   when an earlier file of the bank has the same stem).
 
-Files are UTF-8 (with or without BOM) and comma-separated. Header names match
+Files are UTF-8 (with or without BOM); other encodings (cp1250 from
+Central European Excel, cp1252/latin-1) and ``;`` or tab delimiters are
+detected by :mod:`triviador_nb.banks.detect`. Files in other quiz tools'
+formats (Kahoot, Quizizz, Blooket, Gimkit, GIFT, Aiken) are recognised by
+content and imported by :mod:`triviador_nb.banks.formats`. Header names match
 ignoring case and surrounding spaces; every cell is stripped of surrounding
 spaces. Blank rows are skipped but still counted, so row numbers are the ones
 a spreadsheet shows (header = row 1). When a required column is missing, only
@@ -34,7 +38,10 @@ from pathlib import Path
 import pandas as pd
 from pandas.errors import EmptyDataError, ParserError, ParserWarning
 
+from triviador_nb.banks.detect import DELIMITER_NAMES, decode, sniff_delimiter
+from triviador_nb.banks.formats import Imported, import_file
 from triviador_nb.banks.problems import BankError, BankProblem, Severity
+from triviador_nb.banks.quality import bank_quality_problems
 from triviador_nb.engine.questions import ChoiceQuestion, GuessQuestion, QuestionBank
 from triviador_nb.resources import data_dir
 
@@ -153,9 +160,19 @@ def _check_sheets(paths: list[Path]) -> tuple[list[_Sheet], list[BankProblem]]:
     for path in paths:
         sheets.append(_check_file(path, sheets))
     problems = [problem for sheet in sheets for problem in sheet.problems]
+    problems = _with_quality_problems(sheets, problems)
     if not any(problem.is_error for problem in problems):
         problems += _missing_kind_problems(sheets)
     return sheets, problems
+
+
+def _with_quality_problems(sheets: list[_Sheet], problems: list[BankProblem]) -> list[BankProblem]:
+    """``problems`` plus the bank-wide warnings of :mod:`quality`, still by file then row."""
+    extra = bank_quality_problems([(sheet.file, sheet.rows) for sheet in sheets])
+    if not extra:
+        return problems
+    order = {sheet.file: place for place, sheet in enumerate(sheets)}
+    return sorted(problems + extra, key=lambda problem: (order.get(problem.file, len(order)), problem.row))
 
 
 def _missing_kind_problems(sheets: list[_Sheet]) -> list[BankProblem]:
@@ -200,6 +217,9 @@ def _metadata(record: dict[str, str]) -> dict[str, str]:
 def _check_file(path: Path, earlier: list[_Sheet]) -> _Sheet:
     """Read and check one file; ``earlier`` are the files before it in the same bank."""
     file = str(path)
+    imported = import_file(path, file)  # Kahoot, Quizizz, Blooket, Gimkit, GIFT, Aiken (see formats)
+    if imported is not None:
+        return _check_imported(path, imported, earlier)
     table, problems = _read_table(path, file)
     if table is None:
         return _Sheet(file, _no_rows(), problems)
@@ -216,6 +236,19 @@ def _check_file(path: Path, earlier: list[_Sheet]) -> _Sheet:
     rows = _with_ids(rows, file if same_stem else path.stem)  # a/q.csv and b/q.csv: ids stay unique
     problems += _row_problems(file, rows, earlier)
     return _Sheet(file, rows, _sorted(problems, header))
+
+
+def _check_imported(path: Path, imported: Imported, earlier: list[_Sheet]) -> _Sheet:
+    """Check an imported file's rows like a project CSV's, reporting in the source's rows and columns."""
+    file = str(path)
+    problems = list(imported.problems)
+    rows = imported.rows
+    if rows.empty and not any(problem.is_error for problem in problems):
+        problems.append(BankProblem(file, 1, WHOLE_ROW, f"no questions: nothing in this {imported.format} file"))
+    same_stem = any(Path(sheet.file).stem == path.stem for sheet in earlier)
+    rows = _with_ids(rows, file if same_stem else path.stem)
+    problems += [imported.relabel(problem) for problem in _row_problems(file, rows, earlier)]
+    return _Sheet(file, rows, _sorted(problems, imported.header))
 
 
 def _no_rows() -> pd.DataFrame:
@@ -244,20 +277,8 @@ def _read_table(path: Path, file: str) -> tuple[pd.DataFrame | None, list[BankPr
     The table is None when nothing can be read. Rows with more cells than the
     header are left out of the table and reported.
     """
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        return None, [
-            BankProblem(
-                file,
-                1,
-                WHOLE_ROW,
-                f"the file is not UTF-8 text (byte {data[exc.start]:#04x} on line {line}); "
-                "save it as 'CSV UTF-8' from your spreadsheet program",
-            )
-        ]
+    text = decode(path.read_bytes()).text  # UTF-8, else cp1250 or cp1252/latin-1 (see detect)
+    delimiter = sniff_delimiter(text)
     if not text.strip():
         expected = ",".join((*REQUIRED_COLUMNS, *WRONG_COLUMNS))
         return None, [BankProblem(file, 1, WHOLE_ROW, f"the file is empty; expected a header row such as {expected}")]
@@ -266,6 +287,7 @@ def _read_table(path: Path, file: str) -> tuple[pd.DataFrame | None, list[BankPr
         try:
             table = pd.read_csv(
                 io.StringIO(text),
+                sep=delimiter,
                 header=None,
                 dtype=str,
                 keep_default_na=False,
@@ -276,13 +298,13 @@ def _read_table(path: Path, file: str) -> tuple[pd.DataFrame | None, list[BankPr
             return None, [BankProblem(file, 1, WHOLE_ROW, "row 1 is blank; the header must be the first row")]
         except ParserError as exc:
             return None, [_parse_problem(file, exc)]
-    too_long = _too_long_rows(file, caught)
+    too_long = _too_long_rows(file, caught, delimiter)
     skipped = {problem.row for problem in too_long}
     table.index = [row for row in range(1, len(table) + len(skipped) + 1) if row not in skipped]
     return table.fillna("").map(str.strip), too_long
 
 
-def _too_long_rows(file: str, caught: list[warnings.WarningMessage]) -> list[BankProblem]:
+def _too_long_rows(file: str, caught: list[warnings.WarningMessage], delimiter: str = ",") -> list[BankProblem]:
     """The rows pandas skipped (``on_bad_lines="warn"``) for having too many cells."""
     messages = "\n".join(str(warning.message) for warning in caught if issubclass(warning.category, ParserWarning))
     return [
@@ -291,7 +313,7 @@ def _too_long_rows(file: str, caught: list[warnings.WarningMessage]) -> list[Ban
             int(row),
             WHOLE_ROW,
             f"this row has {saw} cells but the header has {expected}; "
-            "put a cell that contains a comma in double quotes",
+            f"put a cell that contains a {DELIMITER_NAMES[delimiter]} in double quotes",
         )
         for row, expected, saw in _SKIPPED_LINE.findall(messages)
     ]

@@ -1,0 +1,557 @@
+"""Importers for question bank formats teachers already have.
+
+:func:`import_file` recognises a file by its content (never by its name) and
+turns it into rows in the project's columns (see
+:mod:`triviador_nb.banks.csv_bank`), with problems located in the source
+file's own terms:
+
+* ``kahoot`` - Kahoot's xlsx template: a header row (row 8 in the template,
+  found anywhere in the first 20 rows) with Question, Answer 1-4, Time limit
+  and Correct answer(s) (answer numbers, ``2`` or ``1,3``). Rows are the row
+  numbers Excel shows; columns are the header names (``Answer 2``).
+* ``quizizz`` - Quizizz's xlsx template: Question Text, Question Type,
+  Option 1-5, Correct Answer (option number), Time in seconds, Image Link.
+  Multiple Choice (and Checkbox with one correct option) become choice
+  questions, Fill-in-the-Blank with a whole-number answer a guess question.
+* ``blooket`` - Blooket's CSV: a banner row, then Question #, Question Text,
+  Answer 1-4, Time Limit (sec), Correct Answer(s) (answer numbers).
+* ``gimkit`` - Gimkit's CSV: Question, Correct Answer, Incorrect Answer 1-3
+  (a whole-number Correct Answer with no incorrect answers is a guess
+  question).
+* ``gift`` - Moodle GIFT: ``{=right ~wrong ~wrong ~wrong}`` is a choice
+  question, ``{#1822}`` a guess question (a tolerance ``{#1822:5}`` is
+  accepted with a warning that it is ignored). ``//`` comments, ``::title::``,
+  ``[html]``-style format tags, feedback after ``#``, ``$CATEGORY:`` lines
+  (their last part becomes the category) and the escapes ``\\= \\~ \\# \\{
+  \\} \\: \\\\ \\n`` are understood. Rows are line numbers (a question's
+  first line); columns are ``-``.
+* ``aiken`` - Moodle Aiken: a question line, options ``A. ...`` or
+  ``A) ...``, then ``ANSWER: B``. Rows are line numbers.
+
+Spreadsheet formats (the xlsx and CSV ones) are recognised from their header
+row, so a Kahoot sheet saved as CSV works too; CSV files are decoded and
+split by :mod:`triviador_nb.banks.detect`. A row that cannot be a game
+question (2 or 3 answers, several correct answers, a poll...) is an error
+naming the row: the bank does not load until it is fixed or deleted.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, time
+from pathlib import Path
+
+import pandas as pd
+
+from triviador_nb.banks.detect import decode, sniff_delimiter
+from triviador_nb.banks.problems import BankProblem, Severity
+
+COLUMNS = ("type", "question", "answer", "wrong_1", "wrong_2", "wrong_3", "category", "difficulty", "source", "id")
+WHOLE = "-"
+HEADER_SEARCH_ROWS = 20
+FORMATS = ("kahoot", "quizizz", "blooket", "gimkit", "gift", "aiken")
+
+
+@dataclass
+class Imported:
+    """One imported file.
+
+    Attributes:
+        format: one of :data:`FORMATS`.
+        header: the source's column names in order (empty for text formats);
+            problems are sorted by their place.
+        rows: the question rows in the project's columns (all text), indexed
+            by source row/line number. Rows with an import error are left out.
+        problems: what the importer found, in source terms.
+        columns: ``(row, project column)`` to the source column naming it,
+            used to report the project's checks in source terms.
+    """
+
+    format: str
+    header: list[str] = field(default_factory=list)
+    rows: pd.DataFrame | None = None
+    problems: list[BankProblem] = field(default_factory=list)
+    columns: dict[tuple[int, str], str] = field(default_factory=dict)
+
+    def relabel(self, problem: BankProblem) -> BankProblem:
+        """``problem`` with its project column replaced by the source column."""
+        column = self.columns.get((problem.row, problem.column))
+        if column is None:
+            return problem
+        message = re.sub(  # "option 'b' repeats wrong_1" names the source column too
+            r"(?<= repeats )(answer|wrong_[123])\b",
+            lambda match: self.columns.get((problem.row, match[0]), match[0]),
+            problem.message,
+        )
+        return BankProblem(problem.file, problem.row, column, message, problem.severity)
+
+
+# ---------------------------------------------------------------- detection
+
+
+def detect_format(path: str | Path) -> str:
+    """``"csv"`` (the project's format, also the default) or one of :data:`FORMATS`."""
+    path = Path(path)
+    data = path.read_bytes()
+    if data.startswith(b"PK\x03\x04"):
+        header = _find_header(_xlsx_records(path))
+        return header[0] if header else "xlsx"
+    text = decode(data).text
+    head = _csv_records(text, HEADER_SEARCH_ROWS)
+    header = _find_header(head)
+    return header[0] if header else _text_format(text, head)
+
+
+def _text_format(text: str, head: list[list[str]]) -> str:
+    """``csv`` (a project header on row 1, or nothing else recognised), ``gift`` or ``aiken``."""
+    if head and {"type", "question", "answer"} <= {cell.lower() for cell in head[0]}:
+        return "csv"
+    if _GIFT_BLOCK.search(_escaped(_without_gift_comments(text))):
+        return "gift"
+    if _AIKEN_ANSWER.search(text) and _AIKEN_OPTION.search(text):
+        return "aiken"
+    return "csv"
+
+
+def import_file(path: str | Path, file: str | None = None) -> Imported | None:
+    """Import a file in a foreign format; None when it is (or defaults to) a project CSV.
+
+    ``file`` is the name used in problems (default ``str(path)``).
+    """
+    path = Path(path)
+    file = str(path) if file is None else file
+    data = path.read_bytes()
+    if data.startswith(b"PK\x03\x04"):
+        try:
+            records = _xlsx_records(path)
+        except Exception as exc:  # openpyxl raises many kinds for damaged workbooks
+            return _failed("xlsx", file, f"cannot read the workbook: {exc}")
+        found = _find_header(records)
+        if not found:
+            return _failed(
+                "xlsx", file, "an xlsx workbook, but its first sheet has no Kahoot header (Question, Answer 1-4, "
+                "Correct answer(s)) or Quizizz header (Question Text, Option 1-5, Correct Answer) in its first "
+                f"{HEADER_SEARCH_ROWS} rows; or save it as CSV in the project's columns",
+            )
+        return _import_sheet(file, records, *found)
+    text = decode(data).text
+    head = _csv_records(text, HEADER_SEARCH_ROWS)
+    found = _find_header(head)
+    if found:
+        return _import_sheet(file, _csv_records(text), *found)
+    kind = _text_format(text, head)
+    if kind == "gift":
+        return _import_gift(file, text)
+    if kind == "aiken":
+        return _import_aiken(file, text)
+    return None
+
+
+def _failed(kind: str, file: str, message: str) -> Imported:
+    return Imported(kind, [], _empty_rows(), [BankProblem(file, 1, WHOLE, message)])
+
+
+def _empty_rows() -> pd.DataFrame:
+    return pd.DataFrame(columns=list(COLUMNS), dtype=object)
+
+
+# ---------------------------------------------------------------- spreadsheets
+
+
+def _cell_text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value).upper()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (datetime, date, time)):
+        return value.isoformat()
+    return str(value).strip()
+
+
+def _xlsx_records(path: Path) -> list[list[str]]:
+    """The first sheet's cells as text, one list per Excel row (row 1 first, blank rows kept)."""
+    from openpyxl import load_workbook
+
+    workbook = load_workbook(io.BytesIO(path.read_bytes()), data_only=True)  # any file name
+    try:
+        sheet = workbook.worksheets[0]
+        return [
+            [_cell_text(value) for value in row]
+            for row in sheet.iter_rows(min_row=1, max_row=sheet.max_row, values_only=True)
+        ]
+    finally:
+        workbook.close()
+
+
+def _csv_records(text: str, limit: int | None = None) -> list[list[str]]:
+    """The first ``limit`` (default all) CSV records, one per spreadsheet row (blank: ``[]``), cells stripped."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sniff_delimiter(text))
+    try:
+        return [[cell.strip() for cell in record] for record in itertools.islice(reader, limit)]
+    except csv.Error:
+        return []
+
+
+def _key(name: str) -> str:
+    """A header cell's comparable name: first line, before ' - ', no (...) parts, lower case."""
+    first = name.strip().split("\n")[0]
+    first = re.split(r"\s+[-–]\s+", first)[0]
+    first = re.sub(r"\([^)]*\)", "", first)
+    return " ".join(first.lower().split())
+
+
+def _label(name: str) -> str:
+    """A header cell as named in problems: its first line before ' - '."""
+    return re.split(r"\s+[-–]\s+", name.strip().split("\n")[0])[0].strip()
+
+
+_SIGNATURES = (
+    ("kahoot", {"question", "answer 1", "answer 2", "correct answer"}),
+    ("blooket", {"question text", "answer 1", "answer 2", "correct answer"}),
+    ("quizizz", {"question text", "option 1", "option 2", "correct answer"}),
+    ("gimkit", {"question", "correct answer", "incorrect answer 1"}),
+)
+
+
+def _find_header(records: list[list[str]]) -> tuple[str, int] | None:
+    """(format, 0-based header record index) of the first record with a known header."""
+    for place, record in enumerate(records[:HEADER_SEARCH_ROWS]):
+        keys = {_key(cell) for cell in record if cell}
+        for kind, signature in _SIGNATURES:
+            if signature <= keys:
+                return kind, place
+    return None
+
+
+class _Sheet:
+    """Collects one imported spreadsheet's rows and problems."""
+
+    def __init__(self, kind: str, file: str, header: list[str]) -> None:
+        self.kind = kind
+        self.file = file
+        self.place: dict[str, int] = {}
+        self.labels: dict[str, str] = {}
+        for place, name in enumerate(header):
+            key = _key(name)
+            if key and key not in self.place:
+                self.place[key] = place
+                self.labels[key] = _label(name)
+        self.header = [_label(name) for name in header]
+        self.records: dict[int, dict[str, str]] = {}
+        self.problems: list[BankProblem] = []
+        self.columns: dict[tuple[int, str], str] = {}
+
+    def cell(self, record: list[str], key: str) -> str:
+        place = self.place.get(key)
+        return record[place] if place is not None and place < len(record) else ""
+
+    def problem(self, row: int, key: str, message: str, severity: Severity = "error") -> None:
+        self.problems.append(BankProblem(self.file, row, self.labels.get(key, key), message, severity))
+
+    def add(self, row: int, kind: str, question: tuple[str, str], options: list[tuple[str, str]]) -> None:
+        """Keep a row: ``question`` and ``options`` are (header key, text); the answer first."""
+        record = dict.fromkeys(COLUMNS, "")
+        record["type"] = kind
+        record["question"] = question[1]
+        self.columns[(row, "question")] = self.labels.get(question[0], question[0])
+        for column, (key, text) in zip(("answer", "wrong_1", "wrong_2", "wrong_3"), options):
+            record[column] = text
+            self.columns[(row, column)] = self.labels.get(key, key)
+        self.records[row] = record
+
+    def result(self) -> Imported:
+        rows = pd.DataFrame.from_dict(self.records, orient="index", columns=list(COLUMNS), dtype=object)
+        return Imported(self.kind, self.header, rows if self.records else _empty_rows(), self.problems, self.columns)
+
+    def choice(self, row: int, question_key: str, option_keys: list[str], correct_key: str, record: list[str],
+               what: str = "answers") -> None:
+        """A row with numbered options and a "correct answer numbers" cell."""
+        options = [(key, self.cell(record, key)) for key in option_keys]
+        filled = [(key, text) for key, text in options if text]
+        correct_text = self.cell(record, correct_key)
+        numbers = [part for part in re.split(r"[\s,;]+", correct_text) if part]
+        bad = [part for part in numbers if not part.isdigit() or not 1 <= int(part) <= len(options)]
+        ok = True
+        if not numbers:
+            self.problem(row, correct_key, f"no correct answer given (write the number of the right {what[:-1]}, "
+                                           f"1-{len(options)})")
+            ok = False
+        elif bad:
+            self.problem(row, correct_key, f"correct answer {correct_text!r} is not a list of {what[:-1]} numbers "
+                                           f"1-{len(options)}")
+            ok = False
+        elif len(numbers) > 1:
+            self.problem(row, correct_key, f"{len(numbers)} correct answers ({correct_text}); "
+                                           "a battle question has exactly one, so this row cannot be played")
+            ok = False
+        elif not options[int(numbers[0]) - 1][1]:
+            self.problem(row, correct_key, f"correct answer {numbers[0]} points at an empty {what[:-1]}")
+            ok = False
+        if len(filled) != 4:
+            self.problem(row, WHOLE, f"this question has {len(filled)} {what}; a battle question needs exactly 4 "
+                                     "(true/false and 2-3 answer questions cannot be played)")
+            ok = False
+        if ok:
+            right = options[int(numbers[0]) - 1]
+            self.add(row, "choice", (question_key, self.cell(record, question_key)),
+                     [right, *(option for option in filled if option != right)])
+
+
+def _import_sheet(file: str, records: list[list[str]], kind: str, header_at: int) -> Imported:
+    sheet = _Sheet(kind, file, records[header_at])
+    for place, record in enumerate(records[header_at + 1:], start=header_at + 2):
+        _IMPORTERS[kind](sheet, place, record)
+    return sheet.result()
+
+
+def _blank(sheet: _Sheet, record: list[str], keys: list[str]) -> bool:
+    return not any(sheet.cell(record, key) for key in keys)
+
+
+def _kahoot_row(sheet: _Sheet, row: int, record: list[str]) -> None:
+    answers = ["answer 1", "answer 2", "answer 3", "answer 4"]
+    if _blank(sheet, record, ["question", *answers, "correct answer"]):
+        return
+    sheet.choice(row, "question", answers, "correct answer", record)
+
+
+def _blooket_row(sheet: _Sheet, row: int, record: list[str]) -> None:
+    answers = ["answer 1", "answer 2", "answer 3", "answer 4"]
+    if _blank(sheet, record, ["question text", *answers, "correct answer"]):
+        return
+    sheet.choice(row, "question text", answers, "correct answer", record)
+
+
+def _quizizz_row(sheet: _Sheet, row: int, record: list[str]) -> None:
+    options = [f"option {number}" for number in range(1, 6)]
+    if _blank(sheet, record, ["question text", *options, "correct answer"]):
+        return
+    if sheet.cell(record, "image link"):
+        sheet.problem(row, "image link", "the image is not shown in the game", "warning")
+    kind = _key(sheet.cell(record, "question type"))
+    if kind in ("multiple choice", "checkbox", ""):
+        sheet.choice(row, "question text", options, "correct answer", record, what="options")
+    elif kind == "fill-in-the-blank":
+        answers = [(key, sheet.cell(record, key)) for key in options if sheet.cell(record, key)]
+        if len(answers) == 1 and answers[0][1].isdigit():
+            sheet.add(row, "guess", ("question text", sheet.cell(record, "question text")), answers)
+        else:
+            sheet.problem(row, "question type", "a Fill-in-the-Blank question can only be played as a guess "
+                                                "question, with one whole-number answer in Option 1")
+    elif kind in ("open-ended", "poll"):
+        sheet.problem(row, "question type", f"{sheet.cell(record, 'question type')} questions have no correct "
+                                            "answer, so they cannot be played")
+    else:
+        sheet.problem(row, "question type", f"unknown question type {sheet.cell(record, 'question type')!r} "
+                                            "(expected Multiple Choice, Checkbox or Fill-in-the-Blank)")
+
+
+def _gimkit_row(sheet: _Sheet, row: int, record: list[str]) -> None:
+    wrong_keys = ["incorrect answer 1", "incorrect answer 2", "incorrect answer 3"]
+    if _blank(sheet, record, ["question", "correct answer", *wrong_keys]):
+        return
+    question = ("question", sheet.cell(record, "question"))
+    right = ("correct answer", sheet.cell(record, "correct answer"))
+    wrong = [(key, sheet.cell(record, key)) for key in wrong_keys if sheet.cell(record, key)]
+    if not wrong and right[1].isdigit():
+        sheet.add(row, "guess", question, [right])
+    elif len(wrong) != 3:
+        sheet.problem(row, WHOLE, f"this question has {len(wrong)} incorrect answers; a battle question needs "
+                                  "exactly 3 (or none and a whole-number correct answer, for a guess question)")
+    else:
+        sheet.add(row, "choice", question, [right, *wrong])
+
+
+_IMPORTERS = {"kahoot": _kahoot_row, "blooket": _blooket_row, "quizizz": _quizizz_row, "gimkit": _gimkit_row}
+
+
+# ---------------------------------------------------------------- text formats
+
+
+class _Text:
+    """Collects one imported text file's questions, keyed by line number."""
+
+    def __init__(self, kind: str, file: str) -> None:
+        self.kind = kind
+        self.file = file
+        self.records: dict[int, dict[str, str]] = {}
+        self.problems: list[BankProblem] = []
+
+    def problem(self, line: int, message: str, severity: Severity = "error") -> None:
+        self.problems.append(BankProblem(self.file, line, WHOLE, message, severity))
+
+    def add(self, line: int, question: str, answer: str, wrong: list[str] = (), category: str = "") -> None:
+        record = dict.fromkeys(COLUMNS, "")
+        record.update(type="choice" if wrong else "guess", question=question, answer=answer, category=category)
+        record.update(zip(("wrong_1", "wrong_2", "wrong_3"), wrong))
+        self.records[line] = record
+
+    def result(self) -> Imported:
+        rows = pd.DataFrame.from_dict(self.records, orient="index", columns=list(COLUMNS), dtype=object)
+        return Imported(self.kind, [], rows if self.records else _empty_rows(), self.problems)
+
+
+_ESCAPES = {"\\\\": "\x00", "\\=": "\x01", "\\~": "\x02", "\\#": "\x03", "\\{": "\x04", "\\}": "\x05",
+            "\\:": "\x06", "\\n": "\n"}
+_UNESCAPES = {"\x00": "\\", "\x01": "=", "\x02": "~", "\x03": "#", "\x04": "{", "\x05": "}", "\x06": ":"}
+_GIFT_BLOCK = re.compile(r"\{\s*(?:[=~#]|(?:T|F|TRUE|FALSE)\s*[}#])", re.IGNORECASE)
+_AIKEN_ANSWER = re.compile(r"^ANSWER:\s*[A-Za-z]\s*$", re.MULTILINE)
+_AIKEN_OPTION = re.compile(r"^([A-Z])[.)]\s+(.*)$", re.MULTILINE)
+
+
+def _escaped(text: str) -> str:
+    return re.sub(r"\\[\\=~#{}:n]", lambda match: _ESCAPES[match[0]], text)
+
+
+def _unescaped(text: str) -> str:
+    return " ".join("".join(_UNESCAPES.get(char, char) for char in text).split())
+
+
+def _without_gift_comments(text: str) -> str:
+    return "\n".join("" if line.lstrip().startswith("//") else line for line in text.splitlines())
+
+
+def _import_gift(file: str, text: str) -> Imported:
+    result = _Text("gift", file)
+    category = ""
+    block: list[str] = []
+    start = 0
+    for number, line in enumerate([*text.splitlines(), ""], start=1):
+        if line.lstrip().startswith("//"):
+            continue
+        if line.strip().startswith("$CATEGORY:") and not block:
+            category = line.split(":", 1)[1].strip().rstrip("/").split("/")[-1].replace("$course$", "").strip()
+            continue
+        if line.strip():
+            if not block:
+                start = number
+            block.append(line)
+        elif block:
+            _gift_question(result, start, "\n".join(block), category)
+            block = []
+    return result.result()
+
+
+def _gift_question(result: _Text, line: int, text: str, category: str) -> None:
+    text = _escaped(text)
+    text = re.sub(r"^\s*::.*?::", "", text, count=1, flags=re.DOTALL)
+    text = re.sub(r"^\s*\[(?:html|moodle|plain|markdown)\]", "", text, count=1)
+    opening = text.find("{")
+    closing = text.find("}", opening + 1)
+    if opening < 0:
+        result.problem(line, "text without an answer block {...} is not a question; it is ignored", "warning")
+        return
+    if closing < 0:
+        result.problem(line, "the answer block's { is never closed (write \\{ for a literal brace)")
+        return
+    before, inside, after = text[:opening], text[opening + 1:closing], text[closing + 1:]
+    question = _unescaped(before) if not after.strip() else f"{_unescaped(before)} _____ {_unescaped(after)}"
+    inside = inside.strip()
+    if inside.startswith("#"):
+        _gift_numeric(result, line, question, inside[1:], category)
+    elif re.fullmatch(r"(?:T|F|TRUE|FALSE)\s*(?:#.*)?", inside, re.IGNORECASE | re.DOTALL):
+        result.problem(line, "a true/false question cannot be played (a choice question needs 4 options)")
+    elif not inside:
+        result.problem(line, "an essay question (empty {}) has no answer, so it cannot be played")
+    elif "->" in inside:
+        result.problem(line, "a matching question cannot be played")
+    else:
+        _gift_choice(result, line, question, inside, category)
+
+
+def _gift_numeric(result: _Text, line: int, question: str, body: str, category: str) -> None:
+    body = body.split("#")[0].strip()  # feedback follows an unescaped #
+    if "=" in body or "~" in body:
+        result.problem(line, "several numeric answers; a guess question has exactly one (write {#1822})")
+        return
+    match = re.fullmatch(r"([^:\s]+)(?::\s*(\S+))?", body)
+    if not match or ".." in body:
+        result.problem(line, f"numeric answer {_unescaped(body)!r} is not one whole number >= 0 (write {{#1822}})")
+        return
+    value, tolerance = match[1], match[2]
+    if not value.isdigit():
+        result.problem(line, f"numeric answer {_unescaped(value)!r} is not a whole number >= 0; "
+                             "a guess question needs one")
+        return
+    if tolerance is not None and tolerance.strip("0.") != "":
+        result.problem(line, f"the tolerance :{tolerance} is ignored; the closest guess wins", "warning")
+    result.add(line, question, value, category=category)
+
+
+def _gift_choice(result: _Text, line: int, question: str, inside: str, category: str) -> None:
+    answers = re.findall(r"([=~])([^=~]*)", inside)
+    right: list[str] = []
+    wrong: list[str] = []
+    for mark, body in answers:
+        body = body.split("#")[0]
+        weight = re.match(r"\s*%(-?[\d.]+)%", body)
+        if weight:
+            if (mark == "=" and float(weight[1]) != 100) or (mark == "~" and float(weight[1]) > 0):
+                result.problem(line, "partial-credit answers (%50%) cannot be played; "
+                                     "mark one answer = and three ~")
+                return
+            body = body[weight.end():]
+        (right if mark == "=" else wrong).append(_unescaped(body))
+    if not wrong and len(right) == 1 and right[0].isdigit():
+        result.add(line, question, right[0], category=category)
+    elif not wrong:
+        result.problem(line, "a short-answer question cannot be played (a choice question needs "
+                             "one = answer and three ~ answers; a guess question a whole number {#1822})")
+    elif len(right) != 1:
+        result.problem(line, f"{len(right)} right answers (=); a battle question has exactly one")
+    elif len(wrong) != 3:
+        result.problem(line, f"{len(wrong)} wrong answers (~); a battle question needs exactly 3 "
+                             "(true/false and 2-3 answer questions cannot be played)")
+    else:
+        result.add(line, question, right[0], wrong, category=category)
+
+
+def _import_aiken(file: str, text: str) -> Imported:
+    result = _Text("aiken", file)
+    start = 0
+    question: list[str] = []
+    options: list[tuple[str, str]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line:
+            continue
+        answer = re.fullmatch(r"ANSWER:\s*(.*)", line)
+        option = _AIKEN_OPTION.fullmatch(line)
+        if answer and question:
+            _aiken_question(result, start, " ".join(question), options, answer[1].strip())
+            question, options = [], []
+        elif answer:
+            result.problem(number, "an ANSWER line without a question before it")
+        elif option and question:
+            options.append((option[1], option[2].strip()))
+        else:
+            if options:  # a new question although the previous one has no ANSWER line
+                result.problem(start, "the question has no ANSWER: line after its options")
+                question, options = [], []
+            if not question:
+                start = number
+            question.append(line)
+    if question:
+        result.problem(start, "the question has no ANSWER: line after its options")
+    return result.result()
+
+
+def _aiken_question(result: _Text, line: int, question: str, options: list[tuple[str, str]], answer: str) -> None:
+    letters = [letter for letter, _ in options]
+    if len(options) != 4:
+        result.problem(line, f"this question has {len(options)} options; a battle question needs exactly 4 "
+                             "(true/false and 2-3 answer questions cannot be played)")
+    elif letters != ["A", "B", "C", "D"]:
+        result.problem(line, f"options are lettered {', '.join(letters)}; expected A, B, C, D")
+    elif answer not in letters:
+        result.problem(line, f"ANSWER: {answer} is not one of the option letters A-D")
+    else:
+        right = letters.index(answer)
+        result.add(line, question, options[right][1], [text for place, (_, text) in enumerate(options)
+                                                        if place != right])
