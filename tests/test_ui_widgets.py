@@ -473,3 +473,22 @@ def test_setup_filters_the_bank_by_category_and_difficulty_and_says_if_it_is_eno
     form.categories.value = ("Sport",)
     form.difficulties.value = ("hard",)
     assert "no guess" in form.enough.value and "choose more" in form.enough.value
+
+
+def test_setup_mixes_banks_of_different_formats(clock, tmp_path):
+    from triviador_nb.ui import setup
+
+    gift = tmp_path / "quiz.gift"
+    gift.write_text("::q1:: In what year did the Berlin Wall fall? {#1989}\n\n"
+                    "::q2:: Which planet is largest? {=Jupiter ~Mars ~Venus ~Mercury}\n", encoding="utf-8")
+    csv_file = tmp_path / "excel_hu.csv"
+    csv_file.write_bytes("type;question;answer;wrong_1;wrong_2;wrong_3\n"
+                         "guess;Hány megye van Magyarországon?;19;;;\n"
+                         "choice;Melyik város Győr-Moson-Sopron megye székhelye?;Győr;Sopron;Mosonmagyaróvár;Pápa\n"
+                         .encode("cp1250"))
+    form = setup(scheduler=clock)
+    form.bank.value = f"{gift}, {csv_file}"
+    assert "2 guess and 2 multiple-choice questions chosen" in form.enough.value
+    form.new_game.click()
+    texts = {q.text for q in form.app.game.bank.guess + form.app.game.bank.choice}
+    assert "Hány megye van Magyarországon?" in texts and "In what year did the Berlin Wall fall?" in texts

@@ -27,7 +27,9 @@ def resolve_bank(bank: str | Path | Sequence[str | Path] | QuestionBank) -> Ques
     """
     if isinstance(bank, QuestionBank):
         return bank
-    if not isinstance(bank, (list, tuple)) and not str(bank).endswith(".csv") and not Path(bank).exists():
+    if isinstance(bank, str) and not bank.strip():
+        raise ValueError("no question bank given: a built-in name (e.g. general_knowledge_en) or a file")
+    if not isinstance(bank, (list, tuple)) and Path(bank).suffix == "" and not Path(bank).exists():
         return load_builtin_bank(str(bank))
     paths = list(bank) if isinstance(bank, (list, tuple)) else [bank]
     if not paths:

@@ -55,7 +55,7 @@ class GameSetup:
         self.map_file = w.Text(value="", description="or map file", style=style, layout=wide,
                                placeholder="your own .geojson (path from notebooks/)")
         self.bank = w.Text(value=str(bank), description="Questions", style=style, layout=wide,
-                           placeholder="general_knowledge_en or ../question_banks/my.csv")
+                           placeholder="general_knowledge_en, or files: a.csv, b.xlsx, c.gift")
         self.bank.continuous_update = False
         self.categories = w.SelectMultiple(description="Categories", style=style,
                                            layout={"width": "320px", "height": "110px"})
@@ -102,8 +102,9 @@ class GameSetup:
 
     def _load_bank(self) -> None:
         """Read the bank named in the form and offer its categories and difficulties."""
+        names = [name.strip() for name in self.bank.value.split(",") if name.strip()]
         try:
-            self._bank = resolve_bank(self.bank.value.strip())
+            self._bank = resolve_bank(names if len(names) > 1 else (names[0] if names else ""))
         except (ValueError, OSError) as error:
             self._bank, self._bank_error = None, str(error)
             self.enough.value = f'<div class="tnb-warn" style="white-space:pre-wrap">{escape(str(error))}</div>'
