@@ -260,7 +260,7 @@ def test_recolouring_one_territory_sends_under_1_kb():
 def test_one_bank_file_in_a_list_loads(clock):
     app = started(play(bank=["../question_banks/general_knowledge_en.csv".replace("..", str(REPO))],
                        seed=1, scheduler=clock))
-    assert len(app.game.bank.choice) == 112 and len(app.game.bank.guess) == 83
+    assert len(app.game.bank.choice) == 122 and len(app.game.bank.guess) == 91
 
 
 def test_a_missing_bank_file_says_where_relative_paths_start():
