@@ -27,18 +27,21 @@ the header is checked.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import io
 import os
 import re
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from pandas.errors import EmptyDataError, ParserError, ParserWarning
 
-from triviador_nb.banks.detect import DELIMITER_NAMES, decode, sniff_delimiter
+from triviador_nb.banks.detect import DELIMITER_NAMES, Decoded, decode, sniff_delimiter
 from triviador_nb.banks.formats import Imported, import_file
 from triviador_nb.banks.problems import BankError, BankProblem, Severity
 from triviador_nb.banks.quality import bank_quality_problems
@@ -94,7 +97,21 @@ def check_bank_files(paths: Iterable[StrPath]) -> list[BankProblem]:
     Raises:
         FileNotFoundError: a file does not exist.
     """
-    return _check_sheets([Path(path) for path in paths])[1]
+    with _gc_paused():
+        return _check_sheets([Path(path) for path in paths])[1]
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection inside (checking a big bank allocates millions of
+    acyclic objects, which would trigger many useless full collections)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def load_bank(path_or_paths: StrPath | Iterable[StrPath], name: str | None = None) -> QuestionBank:
@@ -114,15 +131,20 @@ def load_bank(path_or_paths: StrPath | Iterable[StrPath], name: str | None = Non
         ValueError: no path given.
     """
     paths = _as_paths(path_or_paths)
+    with _gc_paused():
+        return _load_bank(paths, name)
+
+
+def _load_bank(paths: list[Path], name: str | None) -> QuestionBank:
     sheets, problems = _check_sheets(paths)
     errors = [problem for problem in problems if problem.is_error]
     if errors:
         raise BankError(errors)
-    rows = pd.concat([sheet.rows for sheet in sheets])
+    rows = pd.concat([sheet.rows for sheet in sheets]) if len(sheets) > 1 else sheets[0].rows
     kind = rows["type"].str.lower()
     return QuestionBank(
-        guess=tuple(_guess_question(record) for record in rows[kind == "guess"].to_dict("records")),
-        choice=tuple(_choice_question(record) for record in rows[kind == "choice"].to_dict("records")),
+        guess=_guess_questions(rows[(kind == "guess").to_numpy()]),
+        choice=_choice_questions(rows[(kind == "choice").to_numpy()]),
         name=name or "+".join(path.stem for path in paths),
         warnings=tuple(str(problem) for problem in problems),
     )
@@ -189,6 +211,24 @@ def _missing_kind_problems(sheets: list[_Sheet]) -> list[BankProblem]:
         for kind in KINDS
         if kind not in kinds
     ]
+
+
+def _columns(rows: pd.DataFrame, *names: str) -> list[list[str]]:
+    return [rows[name].tolist() for name in names]
+
+
+def _guess_questions(rows: pd.DataFrame) -> tuple[GuessQuestion, ...]:
+    """The rows as guess questions, built column-wise (like :func:`_guess_question` per row)."""
+    ids, texts, answers, *metadata = _columns(rows, "id", "question", "answer", *METADATA_COLUMNS)
+    return tuple(map(GuessQuestion, ids, texts, map(int, answers), *metadata))
+
+
+def _choice_questions(rows: pd.DataFrame) -> tuple[ChoiceQuestion, ...]:
+    """The rows as choice questions, built column-wise (like :func:`_choice_question` per row)."""
+    ids, texts, answers, *wrong, category, difficulty, source = _columns(
+        rows, "id", "question", "answer", *WRONG_COLUMNS, *METADATA_COLUMNS
+    )
+    return tuple(map(ChoiceQuestion, ids, texts, answers, zip(*wrong), category, difficulty, source))
 
 
 def _guess_question(record: dict[str, str]) -> GuessQuestion:
@@ -277,7 +317,9 @@ def _read_table(path: Path, file: str) -> tuple[pd.DataFrame | None, list[BankPr
     The table is None when nothing can be read. Rows with more cells than the
     header are left out of the table and reported.
     """
-    text = decode(path.read_bytes()).text  # UTF-8, else cp1250 or cp1252/latin-1 (see detect)
+    data = path.read_bytes()
+    decoded = decode(data)  # UTF-8, else cp1250 or cp1252/latin-1 (see detect)
+    text = decoded.text
     delimiter = sniff_delimiter(text)
     if not text.strip():
         expected = ",".join((*REQUIRED_COLUMNS, *WRONG_COLUMNS))
@@ -285,8 +327,10 @@ def _read_table(path: Path, file: str) -> tuple[pd.DataFrame | None, list[BankPr
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ParserWarning)
         try:
+            source, encoding = _csv_source(data, decoded)
             table = pd.read_csv(
-                io.StringIO(text),
+                source,
+                encoding=encoding,
                 sep=delimiter,
                 header=None,
                 dtype=str,
@@ -301,7 +345,33 @@ def _read_table(path: Path, file: str) -> tuple[pd.DataFrame | None, list[BankPr
     too_long = _too_long_rows(file, caught, delimiter)
     skipped = {problem.row for problem in too_long}
     table.index = [row for row in range(1, len(table) + len(skipped) + 1) if row not in skipped]
-    return table.fillna("").map(str.strip), too_long
+    return _stripped(table.fillna("")), too_long
+
+
+_SPACE_BY_NUL = re.compile(r"\x00(?:\s|(?<=\s\x00))")  # starts with a literal: a fast scan
+
+
+def _stripped(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with every cell ``str.strip``-ed; columns without a cell to strip are kept as they are.
+
+    A column needs stripping when, its cells joined by NULs, whitespace
+    touches a NUL or an end (``\\s`` matches exactly ``str.isspace``).
+    """
+    for column in table.columns:
+        cells = table[column]
+        joined = "\x00".join(cells.tolist())
+        if joined[:1].isspace() or joined[-1:].isspace() or _SPACE_BY_NUL.search(joined):
+            table[column] = cells.map(str.strip)
+    return table
+
+
+def _csv_source(data: bytes, decoded: Decoded) -> tuple[io.IOBase, str | None]:
+    """What ``read_csv`` reads: UTF-8 files as their bytes (pandas' fastest path), others as decoded text."""
+    if decoded.encoding == "utf-8":
+        return io.BytesIO(data), "utf-8"
+    if decoded.encoding == "utf-8-sig":
+        return io.BytesIO(data[3:]), "utf-8"
+    return io.StringIO(decoded.text), None
 
 
 def _too_long_rows(file: str, caught: list[warnings.WarningMessage], delimiter: str = ",") -> list[BankProblem]:
@@ -341,7 +411,10 @@ def _question_rows(header: list[str], body: pd.DataFrame) -> pd.DataFrame:
         index=body.index,
         dtype=object,
     )
-    return rows[rows.ne("").any(axis=1)]
+    blank = np.ones(len(rows), dtype=bool)
+    for column in KNOWN_COLUMNS:  # only the rows still blank are compared
+        blank[blank] = rows[column].to_numpy()[blank] == ""
+    return rows[~blank]
 
 
 def _header_problems(file: str, header: list[str], body: pd.DataFrame) -> list[BankProblem]:
@@ -396,11 +469,12 @@ def _missing_columns(file: str, header: list[str], rows: pd.DataFrame) -> list[B
 
 def _row_problems(file: str, rows: pd.DataFrame, earlier: list[_Sheet]) -> list[BankProblem]:
     kind = rows["type"].str.lower()
+    is_guess, is_choice = kind.eq("guess").to_numpy(), kind.eq("choice").to_numpy()
     return [
         *_type_problems(file, rows["type"], kind),
         *_question_problems(file, rows["question"]),
-        *_guess_problems(file, rows[kind == "guess"]),
-        *_choice_problems(file, rows[kind == "choice"]),
+        *_guess_problems(file, rows[is_guess]),
+        *_choice_problems(file, rows[is_choice]),
         *_id_problems(file, rows["id"]),
         *_ids_used_before(file, rows["id"], earlier),
     ]
@@ -413,8 +487,25 @@ def _flag(
 
     ``message`` is one text for every row, or a Series of texts indexed like ``where``.
     """
-    messages = message if isinstance(message, pd.Series) else pd.Series(message, index=where.index)
-    return [BankProblem(file, int(row), column, text, severity) for row, text in messages[where].items()]
+    flagged = where.to_numpy(dtype=bool)
+    if not flagged.any():
+        return []
+    if isinstance(message, pd.Series):
+        return [BankProblem(file, int(row), column, text, severity) for row, text in message[flagged].items()]
+    return [BankProblem(file, int(row), column, message, severity) for row in where.index[flagged]]
+
+
+def _flag_each(
+    file: str, where: pd.Series, column: str, message: Callable[[pd.Series], pd.Series], severity: Severity = "error"
+) -> list[BankProblem]:
+    """Like :func:`_flag` with a Series of texts, built by ``message(where)`` for the flagged rows only.
+
+    ``message`` gets the boolean mask and returns the texts of the rows it selects.
+    """
+    flagged = where.to_numpy(dtype=bool)
+    if not flagged.any():
+        return []
+    return [BankProblem(file, int(row), column, text, severity) for row, text in message(flagged).items()]
 
 
 def _quoted(cells: pd.Series) -> pd.Series:
@@ -428,36 +519,51 @@ def _row_numbers(cells: pd.Series) -> pd.Series:
 
 def _earlier_row(keys: pd.Series) -> pd.Series:
     """For each row, the first row above it with the same key, or 0 when there is none."""
-    rows = _row_numbers(keys)
-    first = rows.groupby(keys).transform("first")
-    return first.where(first != rows, 0)
+    codes, _ = pd.factorize(keys.to_numpy(), use_na_sentinel=False)  # codes in order of first appearance
+    rows = keys.index.to_numpy()
+    first = rows[~pd.Series(codes).duplicated().to_numpy()][codes]
+    return pd.Series(np.where(first != rows, first, 0), index=keys.index)
 
 
 def _with_ids(rows: pd.DataFrame, prefix: str) -> pd.DataFrame:
     """``rows`` with every empty id replaced by ``<prefix>:<row>``."""
-    generated = prefix + ":" + _row_numbers(rows["id"]).astype(str)
-    return rows.assign(id=rows["id"].where(rows["id"].ne(""), generated))
+    empty = rows["id"].eq("").to_numpy()
+    if not empty.any():
+        return rows
+    ids = rows["id"].copy()
+    ids[empty] = [f"{prefix}:{row}" for row in rows.index[empty]]
+    return rows.assign(id=ids)
 
 
 def _type_problems(file: str, found: pd.Series, kind: pd.Series) -> list[BankProblem]:
     expected = "(expected 'guess' or 'choice')"
     unknown = ~kind.isin(("", *KINDS))
-    return _flag(file, kind.eq(""), "type", f"type is empty {expected}") + _flag(
-        file, unknown, "type", "unknown type " + _quoted(found) + f" {expected}"
+    return _flag(file, kind.eq(""), "type", f"type is empty {expected}") + _flag_each(
+        file, unknown, "type", lambda flagged: "unknown type " + _quoted(found[flagged]) + f" {expected}"
     )
 
 
 def _question_problems(file: str, text: pd.Series) -> list[BankProblem]:
-    length = text.str.len()
-    same_as = _earlier_row(text.str.casefold().str.split().str.join(" "))
-    too_long = "question is " + length.astype(str) + (
-        f" characters long; more than {MAX_QUESTION_CHARS} is too long to read on a projector"
-    )
-    repeated = "same question as row " + same_as.astype(str)
+    cells = text.tolist()
+    length = pd.Series([len(cell) for cell in cells], index=text.index)
+    same_as = _earlier_row(pd.Series([" ".join(cell.casefold().split()) for cell in cells], index=text.index))
+    empty = text.eq("")
+
+    def too_long(flagged: np.ndarray) -> pd.Series:
+        return "question is " + length[flagged].astype(str) + (
+            f" characters long; more than {MAX_QUESTION_CHARS} is too long to read on a projector"
+        )
+
     return [
-        *_flag(file, text.eq(""), "question", "question is empty"),
-        *_flag(file, length > MAX_QUESTION_CHARS, "question", too_long, "warning"),
-        *_flag(file, text.ne("") & same_as.gt(0), "question", repeated, "warning"),
+        *_flag(file, empty, "question", "question is empty"),
+        *_flag_each(file, length > MAX_QUESTION_CHARS, "question", too_long, "warning"),
+        *_flag_each(
+            file,
+            ~empty & same_as.gt(0),
+            "question",
+            lambda flagged: "same question as row " + same_as[flagged].astype(str),
+            "warning",
+        ),
     ]
 
 
@@ -466,16 +572,25 @@ def _guess_problems(file: str, guess: pd.DataFrame) -> list[BankProblem]:
     empty = answer.eq("")
     digits = answer.str.fullmatch(r"[0-9]+").astype(bool)
     not_digits = ~digits & ~empty
-    too_big = digits & (answer.str.lstrip("0").str.len() > MAX_GUESS_DIGITS)
+    long = digits & (answer.str.len() > MAX_GUESS_DIGITS)  # only these can have too many digits
+    too_big = long & (answer.where(long, "").str.lstrip("0").str.len() > MAX_GUESS_DIGITS)
     problems = [
-        *_flag(file, too_big, "answer", "guess answer has " + answer.str.len().astype(str)
-               + f" digits; at most {MAX_GUESS_DIGITS} fit a guess question"),
+        *_flag_each(
+            file,
+            too_big,
+            "answer",
+            lambda flagged: "guess answer has "
+            + answer[flagged].str.len().astype(str)
+            + f" digits; at most {MAX_GUESS_DIGITS} fit a guess question",
+        ),
         *_flag(file, empty, "answer", "guess answer is empty (write a whole number, e.g. 1000)"),
-        *_flag(
+        *_flag_each(
             file,
             not_digits,
             "answer",
-            "guess answer " + _quoted(answer) + " is not a whole number >= 0 (write digits only, e.g. 1000)",
+            lambda flagged: "guess answer "
+            + _quoted(answer[flagged])
+            + " is not a whole number >= 0 (write digits only, e.g. 1000)",
         ),
     ]
     for column in WRONG_COLUMNS:
@@ -488,13 +603,16 @@ def _choice_problems(file: str, choice: pd.DataFrame) -> list[BankProblem]:
     problems = []
     for column in OPTION_COLUMNS:
         cells = choice[column]
-        length = cells.str.len()
+        length = pd.Series([len(cell) for cell in cells.tolist()], index=cells.index, dtype=np.int64)
         empty = f"{column} is empty (a choice question needs its answer and 3 wrong options)"
-        too_long = "option is " + length.astype(str) + (
-            f" characters long; more than {MAX_OPTION_CHARS} does not fit on an answer button"
-        )
+
+        def too_long(flagged: np.ndarray, length: pd.Series = length) -> pd.Series:
+            return "option is " + length[flagged].astype(str) + (
+                f" characters long; more than {MAX_OPTION_CHARS} does not fit on an answer button"
+            )
+
         problems += _flag(file, cells.eq(""), column, empty)
-        problems += _flag(file, length > MAX_OPTION_CHARS, column, too_long, "warning")
+        problems += _flag_each(file, length > MAX_OPTION_CHARS, column, too_long, "warning")
     return problems + _repeated_options(file, choice)
 
 
@@ -506,20 +624,32 @@ def _repeated_options(file: str, choice: pd.DataFrame) -> list[BankProblem]:
         flagged = keys[column].eq("")
         for earlier in OPTION_COLUMNS[:place]:
             same = keys[column].eq(keys[earlier]) & ~flagged
-            message = "option " + _quoted(choice[column]) + f" repeats {earlier} (the 4 options must all differ)"
-            problems += _flag(file, same, column, message)
+
+            def message(picked: np.ndarray, column: str = column, earlier: str = earlier) -> pd.Series:
+                return "option " + _quoted(choice[column][picked]) + f" repeats {earlier} (the 4 options must all differ)"
+
+            problems += _flag_each(file, same, column, message)
             flagged |= same
     return problems
 
 
 def _id_problems(file: str, ids: pd.Series) -> list[BankProblem]:
     earlier = _earlier_row(ids)
-    message = "duplicate id " + _quoted(ids) + ": rows " + earlier.astype(str) + " and " + _row_numbers(ids).astype(str)
-    return _flag(file, earlier.gt(0), "id", message)
+
+    def message(flagged: np.ndarray) -> pd.Series:
+        picked = ids[flagged]
+        return (
+            "duplicate id " + _quoted(picked) + ": rows " + earlier[flagged].astype(str)
+            + " and " + _row_numbers(picked).astype(str)
+        )
+
+    return _flag_each(file, earlier.gt(0), "id", message)
 
 
 def _ids_used_before(file: str, ids: pd.Series, earlier: list[_Sheet]) -> list[BankProblem]:
     """Ids of this file already used in the bank's earlier files."""
+    if not earlier:
+        return []
     used: dict[str, str] = {}
     for sheet in earlier:
         for row, id_ in sheet.rows["id"].items():

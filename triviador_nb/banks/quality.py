@@ -46,11 +46,13 @@ Guess answers (the loader already rejects ``1 000``, ``1,000``, ``1.000``)
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
@@ -93,10 +95,10 @@ def bank_quality_problems(
         if frame.empty:
             continue
         files += [file] * len(frame)
-        rows += [int(row) for row in frame.index]
-        types += list(frame["type"].str.lower())
-        texts += list(frame["question"])
-        answers += list(frame["answer"])
+        rows += map(int, frame.index.tolist())
+        types += frame["type"].str.lower().tolist()
+        texts += frame["question"].tolist()
+        answers += frame["answer"].tolist()
     problems = near_duplicate_problems(files, rows, texts)
     problems += _guess_answer_problems(files, rows, types, texts, answers, current_year)
     order = {file: place for place, (file, _) in enumerate(sheets)}
@@ -117,10 +119,52 @@ def _acronyms(text: str) -> frozenset[str]:
 
 def near_duplicate_pairs(texts: Sequence[str], score: float = NEAR_DUPLICATE_SCORE) -> list[tuple[int, int, float]]:
     """Every near-duplicate pair ``(i, j, similarity)`` with ``i < j`` (indexes into ``texts``)."""
+    texts = list(texts)
     normal = [default_process(text) for text in texts]
-    numbers = [tuple(sorted(_DIGITS.findall(text))) for text in normal]
-    content = [(frozenset(_CONTENT_WORD.findall(text)) - STOP_WORDS) | _acronyms(original)
-               for text, original in zip(normal, texts)]
+    candidates = _candidate_pairs(texts, normal)
+    if candidates is None:  # a text holds the separator of the vectorised path
+        candidates = _indexed_candidates(texts, normal)
+    found: dict[tuple[int, int], float] = {}
+    ratio = fuzz.token_set_ratio
+    content: dict[int, frozenset[str]] = {}
+    numbers: dict[int, tuple[str, ...]] = {}
+    for place in sorted({place for pair in candidates for place in pair}):
+        numbers[place] = _numbers(normal[place])
+        content[place] = _content_words(normal[place], texts[place])
+    for i, j in sorted(candidates):
+        # the rules of the module docstring, checked exactly (the blocking only narrows down)
+        mine, other = content[i], content[j]
+        if numbers[i] != numbers[j]:
+            continue
+        if len(mine) == len(other):
+            if mine != other:
+                continue
+            # each of two equal questions finds the other; i < j asks first
+            similarity = ratio(normal[i], normal[j], score_cutoff=score) or ratio(
+                normal[j], normal[i], score_cutoff=score
+            )
+        else:
+            small, big = (i, j) if len(mine) < len(other) else (j, i)
+            if len(content[big]) != len(content[small]) + 1 or not content[small] or not content[small] <= content[big]:
+                continue
+            similarity = ratio(normal[small], normal[big], score_cutoff=score)
+        if similarity:
+            found[(i, j)] = similarity
+    return sorted((i, j, s) for (i, j), s in found.items())
+
+
+def _numbers(normal: str) -> tuple[str, ...]:
+    return tuple(sorted(_DIGITS.findall(normal)))
+
+
+def _content_words(normal: str, original: str) -> frozenset[str]:
+    return (frozenset(_CONTENT_WORD.findall(normal)) - STOP_WORDS) | _acronyms(original)
+
+
+def _indexed_candidates(texts: list[str], normal: list[str]) -> set[tuple[int, int]]:
+    """Candidate pairs ``(i, j)``, ``i < j``, by the blocking of the module docstring (pure Python)."""
+    numbers = [_numbers(text) for text in normal]
+    content = [_content_words(text, original) for text, original in zip(normal, texts)]
     frequency = Counter(word for words in content for word in words)
     # A near-duplicate pair has content(A) <= content(B), at most one word more in B:
     # A's rarest word is one of B's two rarest, so B is indexed under those two only.
@@ -139,23 +183,158 @@ def near_duplicate_pairs(texts: Sequence[str], score: float = NEAR_DUPLICATE_SCO
         for word in ranked:
             index_[(word, len(words))].append(place)
         rarest.append(ranked[0])
-    found: dict[tuple[int, int], float] = {}
-    ratio = fuzz.token_set_ratio
+    pairs: set[tuple[int, int]] = set()
     for place, key in enumerate(rarest):
         if key is None:
             continue
-        mine, my_numbers, my_text = content[place], numbers[place], normal[place]
+        mine, my_numbers = content[place], numbers[place]
         for size in (len(mine), len(mine) + 1):
             for other in index_.get((key, size), ()):
-                if other == place or numbers[other] != my_numbers or not mine <= content[other]:
-                    continue
-                pair = (place, other) if place < other else (other, place)
-                if pair in found:
-                    continue
-                similarity = ratio(my_text, normal[other], score_cutoff=score)
-                if similarity:
-                    found[pair] = similarity
-    return sorted((i, j, s) for (i, j), s in found.items())
+                if other != place and numbers[other] == my_numbers and mine <= content[other]:
+                    pairs.add((place, other) if place < other else (other, place))
+    return pairs
+
+
+_SEPARATOR = "\x01"
+_SIZE_STEP = np.uint64(0xC2B2AE3D27D4EB4F)
+_NUMBERS_FACTOR = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _random_hashes(count: int, seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).integers(0, 2**64 - 1, size=count, dtype=np.uint64, endpoint=True)
+
+
+def _word_table(normal: list[str]) -> tuple[np.ndarray, np.ndarray, list[list[str]], list[list[str]]] | None:
+    """Every text's whitespace-separated tokens at once (None when a text holds the separator).
+
+    Returns (text index per token, token code per token, per code: its
+    content words, per code: its numbers). Neither pattern matches
+    whitespace and whitespace is ``\\W`` like a text's ends, so a text's
+    matches are exactly those of its tokens taken alone.
+    """
+    joined = (" " + _SEPARATOR + " ").join(normal)
+    if joined.count(_SEPARATOR) != len(normal) - 1:  # a text holds the separator
+        return None
+    codes, uniques = pd.factorize(np.array(joined.split(), dtype=object))
+    uniques = list(uniques)
+    separator = uniques.index(_SEPARATOR) if _SEPARATOR in uniques else -1
+    is_separator = codes == separator
+    text_of = np.cumsum(is_separator)[~is_separator]
+    words = [[word for word in _CONTENT_WORD.findall(token) if word not in STOP_WORDS] for token in uniques]
+    digits = [_DIGITS.findall(token) for token in uniques]
+    return text_of, codes[~is_separator], words, digits
+
+
+def _acronym_texts(texts: list[str]) -> list[int]:
+    """The texts that may hold an acronym (an ASCII capital followed by a capital or digit)."""
+    data = np.frombuffer(_SEPARATOR.join(texts).encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    capital = (data >= 65) & (data <= 90)
+    follows = capital | ((data >= 48) & (data <= 57))
+    starts = np.flatnonzero(capital[:-1] & follows[1:])
+    if not len(starts):
+        return []
+    separators = np.flatnonzero(data == 1)
+    return np.unique(np.searchsorted(separators, starts)).tolist()
+
+
+def _run_starts(values: np.ndarray) -> np.ndarray:
+    """True where a sorted array's value differs from the one before it."""
+    starts = np.ones(len(values), dtype=bool)
+    starts[1:] = values[1:] != values[:-1]
+    return starts
+
+
+def _candidate_pairs(texts: list[str], normal: list[str]) -> set[tuple[int, int]] | None:
+    """Every pair that can satisfy rules 2 and 3, found with numpy (a superset is fine, none may be missing).
+
+    Each question's content words and numbers are hashed to one 64-bit key
+    (the sum of a random number per distinct content word, plus a multiple
+    of the sum of those of its numbers, plus a multiple of its number of
+    content words); a pair with equal content words and numbers has equal
+    keys, and a question with one word ``w`` more has its key minus ``w``'s
+    and one size step equal to the other's. Hash collisions only add
+    candidates, which the caller checks exactly.
+    """
+    count = len(texts)
+    if count < 2:
+        return set()
+    if _SEPARATOR.join(texts).count(_SEPARATOR) != count - 1:
+        return None
+    table = _word_table(normal)
+    if table is None:
+        return None
+    with np.errstate(over="ignore"):
+        text_of, token_of, token_words, token_digits = table
+        vocabulary: dict[str, int] = {}
+        first_word = np.array(
+            [vocabulary.setdefault(words[0], len(vocabulary)) if words else -1 for words in token_words] or [-1],
+            dtype=np.int64,
+        )
+        rows_text = [text_of]
+        rows_word = [first_word[token_of]]
+        extra = [code for code, words in enumerate(token_words) if len(words) > 1]
+        if extra:  # tokens with several content words (rare Unicode): the other words too
+            for place in np.flatnonzero(np.isin(token_of, extra)).tolist():
+                for word in token_words[token_of[place]][1:]:
+                    rows_text.append(np.array([text_of[place]]))
+                    rows_word.append(np.array([vocabulary.setdefault(word, len(vocabulary))]))
+        for place in _acronym_texts(texts):
+            for word in _acronyms(texts[place]):
+                rows_text.append(np.array([place]))
+                rows_word.append(np.array([vocabulary.setdefault(word, len(vocabulary))]))
+        size_v = max(len(vocabulary), 1)
+        pair_key = np.concatenate(rows_text).astype(np.int64) * size_v + np.concatenate(rows_word)
+        pair_key = pair_key[np.concatenate(rows_word) >= 0]
+        if len(rows_text) == 1:  # already by text: drop the repeats (hashing is faster than sorting)
+            pair_key = pair_key[~pd.Series(pair_key).duplicated().to_numpy()]
+        else:
+            pair_key = np.sort(pair_key)
+            pair_key = pair_key[_run_starts(pair_key)]  # one per (text, content word), by text
+        text_of_word, word_of = pair_key // size_v, pair_key % size_v
+        size = np.bincount(text_of_word, minlength=count)
+        word_hash = _random_hashes(size_v, 1)[word_of]
+        sums = np.concatenate([np.zeros(1, np.uint64), np.cumsum(word_hash, dtype=np.uint64)])
+        ends = np.cumsum(size)
+        key = sums[ends] - sums[ends - size]
+        digit_vocabulary: dict[str, int] = {}
+        digit_hashes = _random_hashes(sum(len(digits) for digits in token_digits) + 1, 2)
+        token_number = np.array(
+            [
+                sum((int(digit_hashes[digit_vocabulary.setdefault(d, len(digit_vocabulary))]) for d in digits), 0)
+                % 2**64
+                for digits in token_digits
+            ],
+            dtype=np.uint64,
+        )
+        number_hash = np.zeros(count, np.uint64)
+        with_digits = token_number[token_of] != 0
+        np.add.at(number_hash, text_of[with_digits], token_number[token_of[with_digits]])
+        key = key + number_hash * _NUMBERS_FACTOR + size.astype(np.uint64) * _SIZE_STEP
+        valid = np.fromiter(map(len, normal), dtype=np.int64, count=count) > 0
+        places = np.flatnonzero(valid)
+        order = places[np.argsort(key[places], kind="stable")]
+        sorted_keys = key[order]
+        found: set[tuple[int, int]] = set()
+        # equal keys: same content words (or none), same numbers
+        starts = np.flatnonzero(_run_starts(sorted_keys))
+        runs = np.diff(np.r_[starts, len(order)])
+        for start, run in zip(starts[runs > 1].tolist(), runs[runs > 1].tolist()):
+            group = sorted(order[start:start + run].tolist())
+            found.update((a, b) for n, a in enumerate(group) for b in group[n + 1:])
+        # one word more: key(B) - hash(w) - one size step == key(A), for A with content words
+        bigger = valid[text_of_word] & (size[text_of_word] >= 2)
+        wanted = key[text_of_word[bigger]] - word_hash[bigger] - _SIZE_STEP
+        with_words = order[size[order] > 0]
+        with_keys = key[with_words]
+        hit = np.flatnonzero(pd.Series(wanted).isin(pd.Series(with_keys)).to_numpy())
+        low = np.searchsorted(with_keys, wanted[hit], side="left")
+        high = np.searchsorted(with_keys, wanted[hit], side="right")
+        big_of = text_of_word[bigger][hit]
+        for b, start, stop in zip(big_of.tolist(), low.tolist(), high.tolist()):
+            for a in with_words[start:stop].tolist():
+                if a != b:
+                    found.add((a, b) if a < b else (b, a))
+    return found
 
 
 def near_duplicate_problems(files: Sequence[str], rows: Sequence[int], texts: Sequence[str]) -> list[BankProblem]:
@@ -195,8 +374,16 @@ def _guess_answer_problems(
 ) -> list[BankProblem]:
     year = current_year or _dt.date.today().year
     problems = []
-    for file, row, kind, text, answer in zip(files, rows, types, texts, answers):
-        if kind != "guess" or not answer.isascii() or not answer.isdigit() or len(answer) > 15:
+    may_ask_year = _may_ask_year(texts)
+    places = [
+        place
+        for place, (kind, answer, maybe) in enumerate(zip(types, answers, may_ask_year))
+        # the only rows that can be flagged: leading zeros, at least 13 digits, or perhaps a year question
+        if kind == "guess" and (maybe or answer[:1] == "0" or len(answer) > 12)
+    ]
+    for place in places:
+        file, row, text, answer = files[place], rows[place], texts[place], answers[place]
+        if not answer.isascii() or not answer.isdigit() or len(answer) > 15:
             continue  # the loader reports empty, non-digit and too long answers as errors
         value = int(answer)
         if len(answer) > 1 and answer[0] == "0":
@@ -210,3 +397,16 @@ def _guess_answer_problems(
             problems.append(BankProblem(file, row, "answer", f"the question asks for a year but the answer "
                                         f"{value} is after {year}", "warning"))
     return problems
+
+
+def _may_ask_year(texts: Sequence[str]) -> list[bool]:
+    """Per text, False only when :data:`_YEAR_QUESTION` cannot match it: an ASCII text
+    without "year" in any case (found in all texts joined at once)."""
+    maybe = [not text.isascii() for text in texts]
+    joined = "\x01".join(texts).lower()
+    separators = [match.start() for match in re.finditer("\x01", joined)]
+    if len(separators) != len(texts) - 1:  # a text holds the separator
+        return [True] * len(texts)
+    for match in re.finditer("year", joined):
+        maybe[bisect.bisect(separators, match.start())] = True
+    return maybe
