@@ -492,3 +492,49 @@ def test_setup_mixes_banks_of_different_formats(clock, tmp_path):
     form.new_game.click()
     texts = {q.text for q in form.app.game.bank.guess + form.app.game.bank.choice}
     assert "Hány megye van Magyarországon?" in texts and "In what year did the Berlin Wall fall?" in texts
+
+
+def test_setup_rereads_a_fixed_bank_file_and_previews_the_map_played(clock, tmp_path):
+    from triviador_nb.ui import setup
+
+    bank = tmp_path / "bank.csv"
+    bank.write_text("type,question,answer,wrong_1,wrong_2,wrong_3\ngues,Typo,3,,,\n", encoding="utf-8")
+    form = setup(scheduler=clock)
+    first = form.app
+    form.bank.value = str(bank)
+    form.new_game.click()
+    assert form.app is first and "unknown type &#x27;gues&#x27;" in form.error.value
+    bank.write_text("type,question,answer,wrong_1,wrong_2,wrong_3\nguess,How many?,3,,,\n"
+                    "choice,Pick,a,b,c,d\n", encoding="utf-8")  # the teacher fixes the file
+    form.new_game.click()
+    assert form.app is not first and len(form.app.game.bank.guess) == 1
+    form.map.value = "uk19"
+    form.new_game.click()
+    assert form._previewed.board.name == form.app.game.board.name == "uk19"
+
+
+def test_a_stopped_game_stays_stopped(clock):
+    app = started(play(seed=7, scheduler=clock))
+    app.stop()
+    app.resume()
+    app.play_again.click()
+    clock.advance(60)
+    assert app.game.actions == []
+
+
+def test_a_teachers_map_for_duel_needs_room_for_two_bases_only(tmp_path):
+    from triviador_nb.ui import resolve_map
+
+    squares = [[[19 + x, 47 + y], [19.5 + x, 47 + y], [19.5 + x, 47.5 + y], [19 + x, 47.5 + y], [19 + x, 47 + y]]
+               for x in (0, 0.5) for y in (0, 0.5)]
+    data = {"type": "FeatureCollection", "features": [
+        {"type": "Feature", "properties": {"name": f"T{i}"}, "geometry": {"type": "Polygon", "coordinates": [ring]}}
+        for i, ring in enumerate(squares)]}
+    path = tmp_path / "grid4.geojson"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert len(resolve_map(str(path), players=2).board) == 4
+        with pytest.raises(ValueError, match="3"):
+            resolve_map(str(path), players=3)

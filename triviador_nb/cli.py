@@ -72,7 +72,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
     try:
         rules = find_rule_set(args.rules)
-        game_map = resolve_map(args.map)
+        game_map = resolve_map(args.map, players=rules.players)
         bank = resolve_bank(args.bank[0] if len(args.bank) == 1 else args.bank)
         if args.games < 1:
             raise ValueError("--games must be at least 1")
@@ -204,7 +204,7 @@ def _run_bank_simulate(args: argparse.Namespace) -> int:
 
     try:
         rules = find_rule_set(args.rules)
-        game_map = resolve_map(args.map)
+        game_map = resolve_map(args.map, players=rules.players)
     except (ValueError, OSError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2

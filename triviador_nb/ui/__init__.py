@@ -42,12 +42,22 @@ def resolve_bank(bank: str | Path | Sequence[str | Path] | QuestionBank) -> Ques
     return load_bank(paths if len(paths) > 1 else paths[0])
 
 
-def resolve_map(game_map: str | Path | GameMap) -> GameMap:
-    """A map from a built-in name (e.g. ``"hungary"``), a GeoJSON path, or a map."""
+def resolve_map(game_map: str | Path | GameMap, players: int = 3) -> GameMap:
+    """A map from a built-in name (e.g. ``"hungary"``), a GeoJSON path, or a map.
+
+    Args:
+        players: the rule set's player count; a teacher's own map must hold
+            that many non-adjacent bases (D15).
+
+    Raises:
+        MapError: the file breaks the format or the rules (every problem listed).
+        OSError: the file cannot be read.
+        ValueError: an unknown built-in name (the known ones are listed).
+    """
     if isinstance(game_map, GameMap):
         return game_map
     if str(game_map).endswith(".geojson") or Path(game_map).exists():
-        return load_map(game_map)
+        return load_map(game_map, players=players)
     return load_builtin_map(str(game_map))
 
 
@@ -84,7 +94,7 @@ def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledg
         raise ValueError(f"{rule_set.title} is for {rule_set.players} players: with "
                          f"{'you' if humans else 'no human'}, give {rule_set.players - humans} bot skills, "
                          f"not {len(bots)}")
-    game_map = resolve_map(map)
+    game_map = resolve_map(map, players=rule_set.players)
     question_bank = resolve_bank(bank)
     human = 0 if you is not None else None
     skills = dict(enumerate(bots, start=humans))

@@ -78,6 +78,7 @@ class GameApp:
         self._asked_at = 0.0
         self._turn_started = 0.0
         self._paused = False  # showing a result before play goes on
+        self._stopped = False  # replaced by another game: nothing acts any more
         self._started = False  # the teacher has pressed Start
         self._last_reveal: Event | None = None
         self._outcome: list[str] = []
@@ -386,6 +387,8 @@ class GameApp:
     def _guarded(self, callback: Callable[..., object], *args: object) -> None:
         """Run a UI callback; on an unexpected error, show it and carry on from
         the game as it stands (the engine never keeps a half-applied action)."""
+        if self._stopped:
+            return
         try:
             callback(*args)
         except Exception as error:  # noqa: BLE001 - the game must survive any UI fault
@@ -400,6 +403,8 @@ class GameApp:
     def resume(self) -> None:
         """Re-arrange timers and bots from the current state (after an error);
         starts the game if Start was not pressed yet."""
+        if self._stopped:
+            return
         self._epoch += 1
         self._started = True
         self._asked = None
@@ -429,11 +434,19 @@ class GameApp:
         return report_table(self.games)
 
     def stop(self) -> None:
-        """Stop every timer and bot of this game (another game replaces it)."""
+        """Stop every timer, bot and click of this game for good (another game
+        replaces it); ``resume()`` and ``restart()`` do nothing after this."""
         self._epoch += 1
+        self._stopped = True
 
     def restart(self) -> None:
-        """Start a new game with the same settings and the next seed ("Play again")."""
+        """Start a new game with the same settings and the next seed ("Play again").
+
+        Raises:
+            RuntimeError: the app was made without a way to start a new game.
+        """
+        if self._stopped:
+            return
         if self._new_game is None:
             raise RuntimeError("this app was made without a way to start a new game")
         self._epoch += 1
@@ -441,4 +454,5 @@ class GameApp:
         self.games.append(self.game)
         self.bots = dict(bots)
         self._asked, self._last_reveal, self._outcome = None, None, []
+        self._say("")
         self._step()

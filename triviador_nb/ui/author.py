@@ -4,6 +4,7 @@ a question preview in the game's own question panel, and statistics plots.
 
 from __future__ import annotations
 
+import math
 import random
 from html import escape
 from pathlib import Path
@@ -45,10 +46,12 @@ class QuestionPreview:
                                  description="Question", layout={"width": "95%"})
         self.panel = QuestionPanel()
         self.result = w.HTML()
+        self.again = w.Button(description="Ask again", layout={"width": "140px"})
+        self.again.on_click(lambda _: self.show())
         self.panel.on_choice(self._chosen)
         self.panel.on_guess(self._guessed)
         self.picker.observe(lambda _: self.show(), "value")
-        self.widget = w.VBox([w.HTML(CSS), self.picker, self.panel.widget, self.result],
+        self.widget = w.VBox([w.HTML(CSS), self.picker, self.panel.widget, self.result, self.again],
                              layout={"width": "640px"})
         self.widget.add_class("tnb-root")
         self._options: tuple[str, ...] = ()
@@ -100,7 +103,8 @@ def statistics_figure(bank: QuestionBank) -> plt.Figure:
     table.groupby(["difficulty", "type"]).size().unstack(fill_value=0).plot.bar(ax=axes[1], rot=0)
     axes[1].set_title("By difficulty")
     answers = pd.Series([q.answer for q in bank.guess], dtype="float64")
-    axes[2].hist(answers.clip(lower=1), bins=[10 ** (k / 2) for k in range(0, 25)])
+    top = max(1, math.ceil(math.log10(max(answers.max(), 10)))) if len(answers) else 1
+    axes[2].hist(answers.clip(lower=1), bins=[10 ** (k / 2) for k in range(0, 2 * top + 1)])
     axes[2].set_xscale("log")
     axes[2].set_title("Guess answers (log scale)")
     axes[2].set_xlabel("answer")

@@ -7,8 +7,10 @@ is explained under the form and the game on screen is kept.
 
 from __future__ import annotations
 
+import re
 import warnings
 from html import escape
+from pathlib import Path
 from typing import Sequence
 
 import ipywidgets as w
@@ -102,7 +104,8 @@ class GameSetup:
 
     def _load_bank(self) -> None:
         """Read the bank named in the form and offer its categories and difficulties."""
-        names = [name.strip() for name in self.bank.value.split(",") if name.strip()]
+        text = self.bank.value.strip()
+        names = [text] if Path(text).is_file() else [n.strip() for n in text.split(",") if n.strip()]
         try:
             self._bank = resolve_bank(names if len(names) > 1 else (names[0] if names else ""))
         except (ValueError, OSError) as error:
@@ -111,9 +114,12 @@ class GameSetup:
             return
         for control, values in ((self.categories, self._bank.categories()),
                                 (self.difficulties, self._bank.difficulties())):
-            labels = [(v or "(none)", v) for v in values]
-            control.options = labels
-            control.value = tuple(values)
+            offered = {value for _, value in control.options}
+            chosen = set(control.value)
+            if offered != set(values):  # a different bank: offer and choose all of its values
+                control.options = [(v or "(none)", v) for v in values]
+                chosen = set(values)
+            control.value = tuple(v for v in values if v in chosen)
         self._say_if_enough()
 
     def selected_bank(self) -> QuestionBank:
@@ -146,21 +152,24 @@ class GameSetup:
         else:
             self.enough.value = f'<div class="tnb-note">{counts}: enough for a game without repeats.</div>'
 
-    def _show_preview(self) -> None:
-        self.preview_box.children = (map_preview(load_builtin_map(self.map.value), height="260px").map,)
+    def _show_preview(self, game_map: GameMap | None = None) -> None:
+        """Preview ``game_map`` (default: the map chosen in the list)."""
+        self._previewed = game_map or load_builtin_map(self.map.value)
+        self.preview_box.children = (map_preview(self._previewed, height="260px").map,)
 
     def start(self) -> None:
         """Start a new game from the form (the "New game" button)."""
         rules = find_rule_set(self.rules.value)
         seed_text = self.seed.value.strip()
-        if seed_text and not seed_text.isdigit():
+        if seed_text and not re.fullmatch(r"[0-9]{1,15}", seed_text):
             self.error.value = f'<div class="tnb-warn">Game no. must be a whole number, not {escape(seed_text)!s}.</div>'
             return
+        self._load_bank()  # the file may have been fixed or edited since it was typed in
         own_map = self.map_file.value.strip()
         try:
             with warnings.catch_warnings():  # shown under the form instead
                 warnings.simplefilter("ignore", MapWarning)
-                game_map = resolve_map(own_map) if own_map else load_builtin_map(self.map.value)
+                game_map = resolve_map(own_map, players=rules.players) if own_map else load_builtin_map(self.map.value)
             app = play(rules=rules.name, map=game_map, bank=self.selected_bank(),
                        you=self.you.value.strip() or "Your team",
                        bots=[d.value for d in self.bots[:rules.players - 1]],
@@ -171,8 +180,8 @@ class GameSetup:
         if self.app is not None:
             self.app.stop()
         self.error.value = "".join(f'<div class="tnb-note">{escape(warning)}</div>' for warning in game_map.warnings)
-        if own_map:
-            self.preview_box.children = (map_preview(game_map, height="260px").map,)
+        if game_map.source_path != self._previewed.source_path:
+            self._show_preview(game_map)
         self.app = app
         self.game_box.children = (app.widget,)
 
