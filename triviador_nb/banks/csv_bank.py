@@ -42,7 +42,7 @@ import pandas as pd
 from pandas.errors import EmptyDataError, ParserError, ParserWarning
 
 from triviador_nb.banks.detect import DELIMITER_NAMES, Decoded, decode, sniff_delimiter
-from triviador_nb.banks.formats import Imported, import_file
+from triviador_nb.banks.formats import Imported, import_data
 from triviador_nb.banks.problems import BankError, BankProblem, Severity
 from triviador_nb.banks.quality import bank_quality_problems
 from triviador_nb.engine.questions import ChoiceQuestion, GuessQuestion, QuestionBank
@@ -257,10 +257,12 @@ def _metadata(record: dict[str, str]) -> dict[str, str]:
 def _check_file(path: Path, earlier: list[_Sheet]) -> _Sheet:
     """Read and check one file; ``earlier`` are the files before it in the same bank."""
     file = str(path)
-    imported = import_file(path, file)  # Kahoot, Quizizz, Blooket, Gimkit, GIFT, Aiken (see formats)
+    data = path.read_bytes()
+    decoded = None if data.startswith(b"PK\x03\x04") else decode(data)  # the text is decoded once
+    imported = import_data(path, data, file, decoded)  # Kahoot, Quizizz, Blooket, Gimkit, GIFT, Aiken (see formats)
     if imported is not None:
         return _check_imported(path, imported, earlier)
-    table, problems = _read_table(path, file)
+    table, problems = _read_table(path, file, data, decoded)
     if table is None:
         return _Sheet(file, _no_rows(), problems)
     header = list(table.iloc[0])
@@ -311,14 +313,18 @@ _SKIPPED_LINE = re.compile(r"Skipping line (\d+): expected (\d+) fields, saw (\d
 _OPEN_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
 
 
-def _read_table(path: Path, file: str) -> tuple[pd.DataFrame | None, list[BankProblem]]:
+def _read_table(
+    path: Path, file: str, data: bytes | None = None, decoded: Decoded | None = None
+) -> tuple[pd.DataFrame | None, list[BankProblem]]:
     """The file's cells, header row included, stripped and indexed by spreadsheet row.
 
     The table is None when nothing can be read. Rows with more cells than the
     header are left out of the table and reported.
     """
-    data = path.read_bytes()
-    decoded = decode(data)  # UTF-8, else cp1250 or cp1252/latin-1 (see detect)
+    if data is None:
+        data = path.read_bytes()
+    if decoded is None:
+        decoded = decode(data)  # UTF-8, else cp1250 or cp1252/latin-1 (see detect)
     text = decoded.text
     delimiter = sniff_delimiter(text)
     if not text.strip():
@@ -345,21 +351,26 @@ def _read_table(path: Path, file: str) -> tuple[pd.DataFrame | None, list[BankPr
     too_long = _too_long_rows(file, caught, delimiter)
     skipped = {problem.row for problem in too_long}
     table.index = [row for row in range(1, len(table) + len(skipped) + 1) if row not in skipped]
-    return _stripped(table.fillna("")), too_long
+    return _stripped(table), too_long
 
 
 _SPACE_BY_NUL = re.compile(r"\x00(?:\s|(?<=\s\x00))")  # starts with a literal: a fast scan
 
 
 def _stripped(table: pd.DataFrame) -> pd.DataFrame:
-    """``table`` with every cell ``str.strip``-ed; columns without a cell to strip are kept as they are.
+    """``table`` with missing cells made ``""`` and every cell ``str.strip``-ed; columns without a
+    cell to fill or strip are kept as they are.
 
     A column needs stripping when, its cells joined by NULs, whitespace
     touches a NUL or an end (``\\s`` matches exactly ``str.isspace``).
     """
     for column in table.columns:
         cells = table[column]
-        joined = "\x00".join(cells.tolist())
+        try:
+            joined = "\x00".join(cells.tolist())
+        except TypeError:  # a missing cell (NaN: a row shorter than the header)
+            cells = table[column] = cells.fillna("")
+            joined = "\x00".join(cells.tolist())
         if joined[:1].isspace() or joined[-1:].isspace() or _SPACE_BY_NUL.search(joined):
             table[column] = cells.map(str.strip)
     return table

@@ -47,7 +47,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from triviador_nb.banks.detect import decode, sniff_delimiter
+from triviador_nb.banks.detect import Decoded, decode, sniff_delimiter
 from triviador_nb.banks.problems import BankProblem, Severity
 
 COLUMNS = ("type", "question", "answer", "wrong_1", "wrong_2", "wrong_3", "category", "difficulty", "source", "id")
@@ -123,8 +123,11 @@ def import_file(path: str | Path, file: str | None = None) -> Imported | None:
     ``file`` is the name used in problems (default ``str(path)``).
     """
     path = Path(path)
-    file = str(path) if file is None else file
-    data = path.read_bytes()
+    return import_data(path, path.read_bytes(), str(path) if file is None else file)
+
+
+def import_data(path: Path, data: bytes, file: str, decoded: Decoded | None = None) -> Imported | None:
+    """Like :func:`import_file` for a file whose bytes (and perhaps decoded text) were already read."""
     if data.startswith(b"PK\x03\x04"):
         try:
             records = _xlsx_records(path)
@@ -138,7 +141,7 @@ def import_file(path: str | Path, file: str | None = None) -> Imported | None:
                 f"{HEADER_SEARCH_ROWS} rows; or save it as CSV in the project's columns",
             )
         return _import_sheet(file, records, *found)
-    text = decode(data).text
+    text = (decoded or decode(data)).text
     head = _csv_records(text, HEADER_SEARCH_ROWS)
     found = _find_header(head)
     if found:
@@ -189,9 +192,15 @@ def _xlsx_records(path: Path) -> list[list[str]]:
         workbook.close()
 
 
+_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+\Z")
+"""A line as io.StringIO(newline="") reads it: ended by \\r\\n, \\r or \\n, or the text's end."""
+
+
 def _csv_records(text: str, limit: int | None = None) -> list[list[str]]:
     """The first ``limit`` (default all) CSV records, one per spreadsheet row (blank: ``[]``), cells stripped."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sniff_delimiter(text))
+    # the first records only: the lines io.StringIO(text, newline="") yields, without copying all the text
+    lines = io.StringIO(text, newline="") if limit is None else (match[0] for match in _LINE.finditer(text))
+    reader = csv.reader(lines, delimiter=sniff_delimiter(text))
     try:
         return [[cell.strip() for cell in record] for record in itertools.islice(reader, limit)]
     except csv.Error:
