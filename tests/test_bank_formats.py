@@ -534,3 +534,24 @@ def test_cli_check_accepts_foreign_formats(tmp_path: Path, capsys: pytest.Captur
     assert main(["bank", "check", str(source)]) == 1
 
     assert capsys.readouterr().out.splitlines()[-1] == f"{source}: 2 errors, 0 warnings"
+
+
+def test_review_cases_superscript_numbers_utf16_old_xls_and_gift_equals(tmp_path: Path) -> None:
+    from triviador_nb.banks import check_bank_files, load_bank
+
+    gimkit = tmp_path / "g.csv"
+    gimkit.write_text("Question,Correct Answer,Incorrect Answer 1,Incorrect Answer 2,Incorrect Answer 3\n"
+                      "How many?,²,,,\n", encoding="utf-8")
+    problems = check_bank_files([gimkit])  # '²' is no whole number: a problem, not a crash
+    assert problems and all(p.row == 2 for p in problems if p.is_error)
+    utf16 = tmp_path / "u.txt"
+    utf16.write_bytes("type\tquestion\tanswer\twrong_1\twrong_2\twrong_3\nguess\tHány?\t19\t\t\t\n"
+                      "choice\tMelyik?\tGyőr\tPápa\tSopron\tEger\n".encode("utf-16"))
+    bank = load_bank(utf16)
+    assert [q.text for q in bank.guess] == ["Hány?"] and bank.choice[0].answer == "Győr"
+    old = tmp_path / "old.xls"
+    old.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 100)
+    assert any("old .xls workbook" in p.message for p in check_bank_files([old]))
+    gift = tmp_path / "q.gift"
+    gift.write_text("::a:: When did the Chain Bridge open? {#=1849}\n\n::b:: Pick {=A ~B ~C ~D}\n", encoding="utf-8")
+    assert [q.answer for q in load_bank(gift).guess] == [1849]

@@ -12,6 +12,7 @@ unreadable files (message on stderr).
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 import csv
 import io
 import json
@@ -119,6 +120,7 @@ def _add_bank_check_parser(actions: argparse._SubParsersAction) -> None:
 
 
 def _run_bank_check(args: argparse.Namespace) -> int:
+    args.files = _bank_paths(args.files)
     try:
         problems = check_bank_files(args.files)
     except OSError as exc:
@@ -159,12 +161,22 @@ def _add_bank_stats_parsers(actions: argparse._SubParsersAction) -> None:
     simulate.set_defaults(run=_run_bank_simulate)
 
 
+def _bank_paths(files: list[str]) -> list[str]:
+    """The files, with a built-in bank's name (e.g. general_knowledge_en) turned into its file."""
+    from triviador_nb.banks import builtin_bank_names
+    from triviador_nb.resources import data_dir
+
+    builtin = set(builtin_bank_names())
+    return [str(data_dir("question_banks") / f"{name}.csv") if name in builtin and not Path(name).exists() else name
+            for name in files]
+
+
 def _load_for_command(files: list[str]):
     """``(bank, 0)``, or ``(None, status)`` after printing why it cannot be loaded (1 errors, 2 unreadable)."""
     from triviador_nb.banks import BankError
 
     try:
-        return load_bank(files), 0
+        return load_bank(_bank_paths(files)), 0
     except BankError as exc:
         print(exc, file=sys.stderr)
         print(f"{PROG}: error: the bank has errors; run '{PROG} bank check' for details", file=sys.stderr)
@@ -287,7 +299,7 @@ def _add_maps_parser(commands: argparse._SubParsersAction) -> None:
                        help='the property naming the territories (default: "name", "NAME" or "name_en")')
     check.add_argument("--link", nargs=2, action="append", metavar=("A", "B"), default=None,
                        help="connect territories A and B (names or ids), e.g. an island and the coast; repeatable")
-    check.add_argument("--players", type=_positive_int, default=3,
+    check.add_argument("--players", type=_positive_int, default=3, choices=range(1, 7), metavar="N",
                        help="players needing bases that do not border each other (default: 3; 2 for duel)")
     check.set_defaults(run=_run_maps_check)
 

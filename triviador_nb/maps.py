@@ -220,7 +220,9 @@ def check_map(
     if isinstance(players, bool) or not isinstance(players, int) or players < 1:
         raise ValueError(f"players must be a whole number of at least 1, not {players!r}")
     path = Path(path)
-    link_list = None if links is None else list(links)
+    link_list = None if links is None or isinstance(links, (str, bytes, Mapping)) else list(links)
+    if link_list is None and links is not None:
+        link_list = links  # resolve_links reports it: links must be a list of pairs
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig"))
     except (UnicodeDecodeError, ValueError) as error:  # JSONDecodeError and over-long numbers are ValueErrors

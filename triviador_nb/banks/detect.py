@@ -57,7 +57,13 @@ class Decoded:
 
 
 def decode(data: bytes) -> Decoded:
-    """Decode a text file's bytes by the rule in the module docstring."""
+    """Decode a text file's bytes by the rule in the module docstring (UTF-16
+    with a BOM, as Excel's "Unicode Text" saves, is read as UTF-16)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return Decoded(data.decode("utf-16"), "utf-16")
+        except UnicodeDecodeError:
+            pass
     if data.startswith(b"\xef\xbb\xbf"):
         try:
             return Decoded(data[3:].decode("utf-8"), "utf-8-sig")

@@ -128,6 +128,8 @@ def import_file(path: str | Path, file: str | None = None) -> Imported | None:
 
 def import_data(path: Path, data: bytes, file: str, decoded: Decoded | None = None) -> Imported | None:
     """Like :func:`import_file` for a file whose bytes (and perhaps decoded text) were already read."""
+    if data.startswith(b"\xd0\xcf\x11\xe0"):  # the old binary Excel format
+        return _failed("xls", file, "an old .xls workbook, which cannot be read: save it as .xlsx or CSV")
     if data.startswith(b"PK\x03\x04"):
         try:
             records = _xlsx_records(path)
@@ -285,7 +287,7 @@ class _Sheet:
         filled = [(key, text) for key, text in options if text]
         correct_text = self.cell(record, correct_key)
         numbers = [part for part in re.split(r"[\s,;]+", correct_text) if part]
-        bad = [part for part in numbers if not part.isdigit() or not 1 <= int(part) <= len(options)]
+        bad = [part for part in numbers if not _is_digits(part) or not 1 <= int(part) <= len(options)]
         ok = True
         if not numbers:
             self.problem(row, correct_key, f"no correct answer given (write the number of the right {what[:-1]}, "
@@ -348,7 +350,7 @@ def _quizizz_row(sheet: _Sheet, row: int, record: list[str]) -> None:
         sheet.choice(row, "question text", options, "correct answer", record, what="options")
     elif kind == "fill-in-the-blank":
         answers = [(key, sheet.cell(record, key)) for key in options if sheet.cell(record, key)]
-        if len(answers) == 1 and answers[0][1].isdigit():
+        if len(answers) == 1 and _is_digits(answers[0][1]):
             sheet.add(row, "guess", ("question text", sheet.cell(record, "question text")), answers)
         else:
             sheet.problem(row, "question type", "a Fill-in-the-Blank question can only be played as a guess "
@@ -368,7 +370,7 @@ def _gimkit_row(sheet: _Sheet, row: int, record: list[str]) -> None:
     question = ("question", sheet.cell(record, "question"))
     right = ("correct answer", sheet.cell(record, "correct answer"))
     wrong = [(key, sheet.cell(record, key)) for key in wrong_keys if sheet.cell(record, key)]
-    if not wrong and right[1].isdigit():
+    if not wrong and _is_digits(right[1]):
         sheet.add(row, "guess", question, [right])
     elif len(wrong) != 3:
         sheet.problem(row, WHOLE, f"this question has {len(wrong)} incorrect answers; a battle question needs "
@@ -476,6 +478,8 @@ def _gift_question(result: _Text, line: int, text: str, category: str) -> None:
 
 def _gift_numeric(result: _Text, line: int, question: str, body: str, category: str) -> None:
     body = body.split("#")[0].strip()  # feedback follows an unescaped #
+    if body.startswith("=") and body.count("=") == 1 and "~" not in body:
+        body = re.sub(r"^=\s*(%100%)?", "", body).strip()  # {#=1849} or {#=%100%1849}: one answer, full marks
     if "=" in body or "~" in body:
         result.problem(line, "several numeric answers; a guess question has exactly one (write {#1822})")
         return
@@ -484,7 +488,7 @@ def _gift_numeric(result: _Text, line: int, question: str, body: str, category: 
         result.problem(line, f"numeric answer {_unescaped(body)!r} is not one whole number >= 0 (write {{#1822}})")
         return
     value, tolerance = match[1], match[2]
-    if not value.isdigit():
+    if not _is_digits(value):
         result.problem(line, f"numeric answer {_unescaped(value)!r} is not a whole number >= 0; "
                              "a guess question needs one")
         return
@@ -507,7 +511,7 @@ def _gift_choice(result: _Text, line: int, question: str, inside: str, category:
                 return
             body = body[weight.end():]
         (right if mark == "=" else wrong).append(_unescaped(body))
-    if not wrong and len(right) == 1 and right[0].isdigit():
+    if not wrong and len(right) == 1 and _is_digits(right[0]):
         result.add(line, question, right[0], category=category)
     elif not wrong:
         result.problem(line, "a short-answer question cannot be played (a choice question needs "
@@ -564,3 +568,8 @@ def _aiken_question(result: _Text, line: int, question: str, options: list[tuple
         right = letters.index(answer)
         result.add(line, question, options[right][1], [text for place, (_, text) in enumerate(options)
                                                         if place != right])
+
+
+def _is_digits(text: str) -> bool:
+    """True for ASCII digits only ("²" and "١" pass str.isdigit but are no answer numbers)."""
+    return re.fullmatch(r"[0-9]+", text) is not None

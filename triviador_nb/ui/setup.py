@@ -142,7 +142,7 @@ class GameSetup:
         except ValueError as error:
             self.enough.value = f'<div class="tnb-warn">{escape(str(error))}</div>'
             return
-        need = QUESTIONS_PER_GAME[find_rule_set(self.rules.value).name]
+        need = QUESTIONS_PER_GAME.get(find_rule_set(self.rules.value).name, {"guess": 20, "choice": 40})
         have = {"guess": len(bank.guess), "choice": len(bank.choice)}
         short = [kind for kind in need if have[kind] < need[kind]]
         counts = f"{have['guess']} guess and {have['choice']} multiple-choice questions chosen"
