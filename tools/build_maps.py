@@ -74,20 +74,21 @@ import shapely
 from shapely.geometry import mapping, shape
 from topojson.utils import serialize_as_geojson
 
-from triviador_nb.custom_maps import from_km, km_per_degree, to_km  # one km projection for build and loader
+from triviador_nb.custom_maps import (  # one projection and one set of measures for build and loader
+    DECIMALS,
+    LABEL_TOLERANCE_KM,
+    MIN_SHARED_BORDER_KM,
+    TILE_SIZE_PX,
+    VIEW_SIZE_PX,
+    from_km,
+    to_km,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 TABLES = REPO / "tools" / "map_build"
 CACHE = TABLES / ".cache"
 DEFAULT_OUT = REPO / "maps"
 
-DECIMALS = 5
-MIN_SHARED_BORDER_KM = 1.0
-LABEL_TOLERANCE_KM = 0.5
-KM_PER_DEGREE_LAT = 110.574
-KM_PER_DEGREE_LON_AT_EQUATOR = 111.320
-VIEW_SIZE_PX = (900, 600)  # the Leaflet map the zoom level is chosen for
-TILE_SIZE_PX = 256
 
 
 class BuildError(RuntimeError):
