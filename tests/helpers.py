@@ -205,3 +205,16 @@ def snapshot(game: Game) -> tuple:
         list(game.actions), list(game.pick_queue), copy.deepcopy(game.battle), copy.deepcopy(game.attack),
         copy.deepcopy(game.question), game.phase, game.ranking, game._rng.getstate(),
     )
+
+
+def random_answer(game: Game, seat: int, rng) -> GuessAnswer | ChoiceAnswer:
+    """A fuzzing answer for ``seat``: 5 % silent, a guess within 5 of the
+    correct number, a multiple-choice answer right 70 % of the time, any
+    response time within the timer."""
+    asked = game.question
+    if rng.random() < 0.05:
+        return (GuessAnswer if asked.is_guess else ChoiceAnswer)(seat, None)
+    ms = rng.randint(0, round(game.time_limit_s() * 1000))
+    if asked.is_guess:
+        return GuessAnswer(seat, max(0, asked.question.answer + rng.randint(-5, 5)), ms)
+    return ChoiceAnswer(seat, asked.correct_option if rng.random() < 0.7 else rng.randrange(4), ms)

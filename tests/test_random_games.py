@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from fixture_data import grid_board, synthetic_bank
-from helpers import snapshot
+from helpers import random_answer, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -151,13 +151,7 @@ def random_action(game: Game, rng: random.Random):
         legal = game.legal_actions()
         castles = [a for a in legal if game.stage == "attack" and game.territories[a.territory].is_base]
         return rng.choice(castles if castles and rng.random() < 0.5 else legal)
-    asked = game.question
-    if rng.random() < 0.05:
-        return (GuessAnswer if asked.is_guess else ChoiceAnswer)(seat, None)
-    ms = rng.randint(0, round(game.time_limit_s() * 1000))
-    if asked.is_guess:
-        return GuessAnswer(seat, max(0, asked.question.answer + rng.randint(-5, 5)), ms)
-    return ChoiceAnswer(seat, asked.correct_option if rng.random() < 0.7 else rng.randrange(4), ms)
+    return random_answer(game, seat, rng)
 
 
 def play_fuzzed(board, seed: int, bank, check_refusals: bool = True) -> tuple[Game, int]:

@@ -18,15 +18,14 @@ from itertools import combinations
 
 import pytest
 from fixture_data import synthetic_bank
+from helpers import random_answer
 
 from triviador_nb.engine import (
     RULE_SETS,
     Attack,
     BattleOrder,
-    ChoiceAnswer,
     ClaimExpansion,
     Game,
-    GuessAnswer,
     GuessExpansion,
     Phase,
     Rebuild,
@@ -257,13 +256,7 @@ def fuzz_action(game: Game, rng: random.Random):
         special = [a for a in legal if isinstance(a, Rebuild) or getattr(a, "wings", False)
                    or (isinstance(a, Attack) and game.territories[a.territory].is_base)]
         return rng.choice(special if special and rng.random() < 0.5 else legal)
-    asked = game.question
-    if rng.random() < 0.05:
-        return (GuessAnswer if asked.is_guess else ChoiceAnswer)(seat, None)
-    ms = rng.randint(0, round(game.time_limit_s() * 1000))
-    if asked.is_guess:
-        return GuessAnswer(seat, max(0, asked.question.answer + rng.randint(-5, 5)), ms)
-    return ChoiceAnswer(seat, asked.correct_option if rng.random() < 0.7 else rng.randrange(4), ms)
+    return random_answer(game, seat, rng)
 
 
 def play_fuzzed(rules, board_obj, seed: int, bank=None) -> Game:
