@@ -20,7 +20,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from triviador_nb.banks import check_bank_files, load_bank
+from triviador_nb.banks import check_and_load_bank, load_bank
 
 PROG = "triviador-nb"
 
@@ -122,7 +122,7 @@ def _add_bank_check_parser(actions: argparse._SubParsersAction) -> None:
 def _run_bank_check(args: argparse.Namespace) -> int:
     args.files = _bank_paths(args.files)
     try:
-        problems = check_bank_files(args.files)
+        problems, bank = check_and_load_bank(args.files)  # one pass: checked and, if clean, loaded
     except OSError as exc:
         print(f"{PROG}: error: cannot read {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 2
@@ -134,7 +134,6 @@ def _run_bank_check(args: argparse.Namespace) -> int:
     if errors:
         print(f"{label}: {_count(errors, 'error')}, {_count(warnings, 'warning')}")
         return 1
-    bank = load_bank(args.files)
     summary = f"{label}: OK, {_count(len(bank.choice) + len(bank.guess), 'question')}"
     summary += f" ({len(bank.choice)} choice, {len(bank.guess)} guess)"
     print(summary + (f", {_count(warnings, 'warning')}" if warnings else ""))

@@ -4,6 +4,7 @@ See :mod:`triviador_nb.banks.csv_bank` for the file format.
 """
 
 from triviador_nb.banks.csv_bank import (
+    check_and_load_bank,
     builtin_bank_names,
     check_bank_file,
     check_bank_files,
@@ -13,6 +14,7 @@ from triviador_nb.banks.csv_bank import (
 from triviador_nb.banks.problems import BankError, BankProblem
 
 __all__ = [
+    "check_and_load_bank",
     "BankError",
     "BankProblem",
     "builtin_bank_names",

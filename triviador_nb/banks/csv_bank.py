@@ -135,11 +135,38 @@ def load_bank(path_or_paths: StrPath | Iterable[StrPath], name: str | None = Non
         return _load_bank(paths, name)
 
 
+def check_and_load_bank(path_or_paths: StrPath | Iterable[StrPath],
+                        name: str | None = None) -> tuple[list[BankProblem], QuestionBank | None]:
+    """Check the files once and load them when they have no error.
+
+    Returns:
+        ``(problems, bank)``: every problem as :func:`check_bank_files` gives
+        them, and the bank as :func:`load_bank` gives it, or None when any
+        problem is an error.
+
+    Raises:
+        FileNotFoundError: a file does not exist.
+        ValueError: no path given.
+    """
+    paths = _as_paths(path_or_paths)
+    with _gc_paused():
+        sheets, problems = _check_sheets(paths)
+        if any(problem.is_error for problem in problems):
+            return problems, None
+        return problems, _bank_from(sheets, problems, paths, name)
+
+
 def _load_bank(paths: list[Path], name: str | None) -> QuestionBank:
     sheets, problems = _check_sheets(paths)
     errors = [problem for problem in problems if problem.is_error]
     if errors:
         raise BankError(errors)
+    return _bank_from(sheets, problems, paths, name)
+
+
+def _bank_from(sheets: list[_Sheet], problems: list[BankProblem], paths: list[Path],
+               name: str | None) -> QuestionBank:
+    """The bank of error-free ``sheets``; ``problems`` (warnings) go into it."""
     rows = pd.concat([sheet.rows for sheet in sheets]) if len(sheets) > 1 else sheets[0].rows
     kind = rows["type"].str.lower()
     return QuestionBank(
