@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import random
+import sys
 
 import pandas as pd
 from rapidfuzz.utils import default_process
 
-from triviador_nb.banks.csv_bank import _earlier_row, _stripped
-from triviador_nb.banks.quality import _YEAR_QUESTION, _candidate_pairs, _indexed_candidates, _may_ask_year
+from triviador_nb.banks.csv_bank import _earlier_row
+from triviador_nb.banks.detect import Decoded
+from triviador_nb.banks.reading import _arrow_cells, _pandas_cells, _stripped
+from triviador_nb.banks.quality import (
+    _YEAR_QUESTION,
+    WHITESPACE,
+    _candidate_pairs,
+    _indexed_candidates,
+    _may_ask_year,
+    same_question_key,
+    same_question_keys,
+)
 
 WORDS = ["capital", "of", "France", "city", "Australia", "Austria", "CPU", "USB", "WW1", "WW2", "what", "which",
          "the", "7", "8", "x", "legs", "spider", "insect", "Ünïcödé", "naïve", "café", "cafe\u0301", "½", "²",
@@ -55,3 +66,50 @@ def test_stripped_strips_exactly_like_str_strip():
 def test_earlier_row_is_the_first_row_with_the_same_key():
     keys = pd.Series(["a", "b", "a", "c", "b", "a"], index=[2, 3, 5, 6, 7, 9])
     assert _earlier_row(keys).tolist() == [0, 0, 2, 0, 3, 2]
+
+
+def _random_csv(rng: random.Random) -> str:
+    """A CSV-like text: quoted and unquoted cells with quotes, spaces, delimiters and line breaks in odd places."""
+    cells = ["a", "b c", " x ", '"q"', '"q ""w"" e"', '"multi\nline"', '"a,b"', 'x"y', '"x"y', '"x" ', "", "\t", "é", "½",
+             '""', "1", "007", '"\r\n"', "ő;ű", "a\u00a0"]
+    width = rng.randint(1, 4)
+    lines = [",".join(rng.choice(cells) for _ in range(width)) for _ in range(rng.randint(1, 6))]
+    ending = rng.choice(["\n", "\r\n", "\r"])
+    return ending.join(lines) + rng.choice(["", ending, ending * 2])
+
+
+def test_arrow_reader_accepts_only_what_pandas_reads_without_problems_and_reads_it_alike():
+    rng = random.Random(11)
+    agreed = 0
+    for _ in range(1500):
+        text = _random_csv(rng)
+        arrow = _arrow_cells(text.encode(), ",", text) if text[0] not in "\r\n" else None
+        if arrow is None:
+            continue  # pyarrow rejected it: only pandas' reading is used
+        pandas_table, problems = _pandas_cells(text.encode(), Decoded(text, "utf-8"), "f.csv", ",")
+        assert problems == [], repr(text)
+        assert _stripped(arrow).equals(pandas_table), repr(text)
+        agreed += 1
+    assert agreed > 1000  # most random files are well-formed: the comparison really ran
+
+
+def test_whitespace_is_exactly_what_str_isspace_accepts():
+    assert set(WHITESPACE) == {chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace()}
+
+
+def test_same_question_keys_equal_the_key_of_each_text_alone():
+    rng = random.Random(13)
+    alphabet = ["a", "B", " ", "  ", "\t", "\u00a0", "\u3000", "\x85", "ß", "İ", "Σ", "\x00", "\x1f", "é", "x"]
+    for _ in range(3000):
+        texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 5))) for _ in range(rng.randint(0, 6))]
+        assert same_question_keys(texts) == [same_question_key(text) for text in texts], texts
+
+
+def test_earlier_row_matches_its_definition_on_random_keys():
+    rng = random.Random(17)
+    for _ in range(300):
+        count = rng.randint(0, 12)
+        rows = sorted(rng.sample(range(2, 40), count))
+        keys = pd.Series([rng.choice(["a", "b", "c", "ő", ""]) for _ in rows], index=rows, dtype=object)
+        expected = [next((r for r, k in keys.items() if k == key and r < row), 0) for row, key in keys.items()]
+        assert _earlier_row(keys).tolist() == expected

@@ -72,7 +72,7 @@ def test_exact_repeat_in_one_file_is_reported_once_by_the_loader(tmp_path: Path)
 def test_guess_answer_warnings(tmp_path: Path) -> None:
     import pandas as pd
 
-    rows = pd.DataFrame({"type": ["guess"] * 5 + ["choice"],
+    rows = pd.DataFrame({"kind": ["guess"] * 5 + ["choice"],
                          "question": ["In what year will X?", "Year of Y?", "Stars in the sky?", "Code?",
                                       "How many days in a year?", "Which year?"],
                          "answer": ["2061", "1969", "5000000000000", "007", "365", "3000"]}, index=range(2, 8))

@@ -36,6 +36,6 @@ def convert_bank_file(path: str | Path) -> tuple[str | None, list[BankProblem]]:
         record = dict(record)
         if record["id"] == f"{path.stem}:{row}":
             record["id"] = ""
-        record["type"] = record["type"].lower()
+        record["type"] = record["kind"]
         writer.writerow(record[column] for column in OUTPUT_COLUMNS)
     return out.getvalue(), sheet.problems

@@ -29,22 +29,21 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import io
 import os
-import re
-import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from pandas.errors import EmptyDataError, ParserError, ParserWarning
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from triviador_nb.banks.detect import DELIMITER_NAMES, Decoded, decode, sniff_delimiter
+from triviador_nb.banks.detect import decode
 from triviador_nb.banks.formats import Imported, import_data
-from triviador_nb.banks.problems import BankError, BankProblem, Severity
-from triviador_nb.banks.quality import bank_quality_problems
+from triviador_nb.banks.problems import WHOLE_ROW, BankError, BankProblem, Severity
+from triviador_nb.banks.quality import bank_quality_problems, same_question_keys
+from triviador_nb.banks.reading import read_table
 from triviador_nb.engine.questions import ChoiceQuestion, GuessQuestion, QuestionBank
 from triviador_nb.resources import data_dir
 
@@ -57,9 +56,6 @@ KINDS = ("guess", "choice")
 MAX_QUESTION_CHARS = 200
 MAX_OPTION_CHARS = 60
 MAX_GUESS_DIGITS = 15  # guess answers up to 999 999 999 999 999
-
-WHOLE_ROW = "-"
-"""The ``column`` of a problem about a whole row or the whole file."""
 
 StrPath = str | os.PathLike[str]
 
@@ -168,7 +164,7 @@ def _bank_from(sheets: list[_Sheet], problems: list[BankProblem], paths: list[Pa
                name: str | None) -> QuestionBank:
     """The bank of error-free ``sheets``; ``problems`` (warnings) go into it."""
     rows = pd.concat([sheet.rows for sheet in sheets]) if len(sheets) > 1 else sheets[0].rows
-    kind = rows["type"].str.lower()
+    kind = rows["kind"]
     return QuestionBank(
         guess=_guess_questions(rows[(kind == "guess").to_numpy()]),
         choice=_choice_questions(rows[(kind == "choice").to_numpy()]),
@@ -225,7 +221,7 @@ def _with_quality_problems(sheets: list[_Sheet], problems: list[BankProblem]) ->
 
 
 def _missing_kind_problems(sheets: list[_Sheet]) -> list[BankProblem]:
-    kinds = set(pd.concat([sheet.rows["type"] for sheet in sheets]).str.lower())
+    kinds = set().union(*(sheet.rows["kind"].unique() for sheet in sheets))
     label = "+".join(sheet.file for sheet in sheets)
     return [
         BankProblem(
@@ -289,12 +285,12 @@ def _check_file(path: Path, earlier: list[_Sheet]) -> _Sheet:
     imported = import_data(path, data, file, decoded)  # Kahoot, Quizizz, Blooket, Gimkit, GIFT, Aiken (see formats)
     if imported is not None:
         return _check_imported(path, imported, earlier)
-    table, problems = _read_table(path, file, data, decoded)
+    table, problems = read_table(path, file, data, decoded)
     if table is None:
         return _Sheet(file, _no_rows(), problems)
     header = list(table.iloc[0])
     body = table.iloc[1:]
-    rows = _question_rows(header, body)
+    rows = _with_kind(_question_rows(header, body))
     problems += _header_problems(file, header, body)
     missing = _missing_columns(file, header, rows)
     if missing:
@@ -311,7 +307,7 @@ def _check_imported(path: Path, imported: Imported, earlier: list[_Sheet]) -> _S
     """Check an imported file's rows like a project CSV's, reporting in the source's rows and columns."""
     file = str(path)
     problems = list(imported.problems)
-    rows = imported.rows
+    rows = _with_kind(imported.rows)
     if rows.empty and not any(problem.is_error for problem in problems):
         problems.append(BankProblem(file, 1, WHOLE_ROW, f"no questions: nothing in this {imported.format} file"))
     same_stem = any(Path(sheet.file).stem == path.stem for sheet in earlier)
@@ -321,7 +317,15 @@ def _check_imported(path: Path, imported: Imported, earlier: list[_Sheet]) -> _S
 
 
 def _no_rows() -> pd.DataFrame:
-    return pd.DataFrame(columns=list(KNOWN_COLUMNS), dtype=object)
+    return pd.DataFrame(columns=[*KNOWN_COLUMNS, "kind"], dtype=object)
+
+
+def _with_kind(rows: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` with the column ``kind``: the type lower-cased (``GUESS`` -> ``guess``), for every check
+    and the loader to share; each distinct type is lower-cased once."""
+    codes, types = pd.factorize(rows["type"].to_numpy())
+    lowered = np.array([kind.lower() for kind in types] + [""], dtype=object)  # "" pads an empty table
+    return rows.assign(kind=lowered[codes])
 
 
 def _sorted(problems: list[BankProblem], header: list[str]) -> list[BankProblem]:
@@ -334,106 +338,6 @@ def _sorted(problems: list[BankProblem], header: list[str]) -> list[BankProblem]
 
 
 # ------------------------------------------------------------ reading
-
-
-_SKIPPED_LINE = re.compile(r"Skipping line (\d+): expected (\d+) fields, saw (\d+)")
-_OPEN_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
-
-
-def _read_table(
-    path: Path, file: str, data: bytes | None = None, decoded: Decoded | None = None
-) -> tuple[pd.DataFrame | None, list[BankProblem]]:
-    """The file's cells, header row included, stripped and indexed by spreadsheet row.
-
-    The table is None when nothing can be read. Rows with more cells than the
-    header are left out of the table and reported.
-    """
-    if data is None:
-        data = path.read_bytes()
-    if decoded is None:
-        decoded = decode(data)  # UTF-8, else cp1250 or cp1252/latin-1 (see detect)
-    text = decoded.text
-    delimiter = sniff_delimiter(text)
-    if not text.strip():
-        expected = ",".join((*REQUIRED_COLUMNS, *WRONG_COLUMNS))
-        return None, [BankProblem(file, 1, WHOLE_ROW, f"the file is empty; expected a header row such as {expected}")]
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", ParserWarning)
-        try:
-            source, encoding = _csv_source(data, decoded)
-            table = pd.read_csv(
-                source,
-                encoding=encoding,
-                sep=delimiter,
-                header=None,
-                dtype=str,
-                keep_default_na=False,
-                skip_blank_lines=False,
-                on_bad_lines="warn",
-            )
-        except EmptyDataError:  # the text is not blank, so its first line is
-            return None, [BankProblem(file, 1, WHOLE_ROW, "row 1 is blank; the header must be the first row")]
-        except ParserError as exc:
-            return None, [_parse_problem(file, exc)]
-    too_long = _too_long_rows(file, caught, delimiter)
-    skipped = {problem.row for problem in too_long}
-    table.index = [row for row in range(1, len(table) + len(skipped) + 1) if row not in skipped]
-    return _stripped(table), too_long
-
-
-_SPACE_BY_NUL = re.compile(r"\x00(?:\s|(?<=\s\x00))")  # starts with a literal: a fast scan
-
-
-def _stripped(table: pd.DataFrame) -> pd.DataFrame:
-    """``table`` with missing cells made ``""`` and every cell ``str.strip``-ed; columns without a
-    cell to fill or strip are kept as they are.
-
-    A column needs stripping when, its cells joined by NULs, whitespace
-    touches a NUL or an end (``\\s`` matches exactly ``str.isspace``).
-    """
-    for column in table.columns:
-        cells = table[column]
-        try:
-            joined = "\x00".join(cells.tolist())
-        except TypeError:  # a missing cell (NaN: a row shorter than the header)
-            cells = table[column] = cells.fillna("")
-            joined = "\x00".join(cells.tolist())
-        if joined[:1].isspace() or joined[-1:].isspace() or _SPACE_BY_NUL.search(joined):
-            table[column] = cells.map(str.strip)
-    return table
-
-
-def _csv_source(data: bytes, decoded: Decoded) -> tuple[io.IOBase, str | None]:
-    """What ``read_csv`` reads: UTF-8 files as their bytes (pandas' fastest path), others as decoded text."""
-    if decoded.encoding == "utf-8":
-        return io.BytesIO(data), "utf-8"
-    if decoded.encoding == "utf-8-sig":
-        return io.BytesIO(data[3:]), "utf-8"
-    return io.StringIO(decoded.text), None
-
-
-def _too_long_rows(file: str, caught: list[warnings.WarningMessage], delimiter: str = ",") -> list[BankProblem]:
-    """The rows pandas skipped (``on_bad_lines="warn"``) for having too many cells."""
-    messages = "\n".join(str(warning.message) for warning in caught if issubclass(warning.category, ParserWarning))
-    return [
-        BankProblem(
-            file,
-            int(row),
-            WHOLE_ROW,
-            f"this row has {saw} cells but the header has {expected}; "
-            f"put a cell that contains a {DELIMITER_NAMES[delimiter]} in double quotes",
-        )
-        for row, expected, saw in _SKIPPED_LINE.findall(messages)
-    ]
-
-
-def _parse_problem(file: str, exc: ParserError) -> BankProblem:
-    unclosed = _OPEN_QUOTE.search(str(exc))
-    if unclosed:  # pandas counts rows from 0
-        return BankProblem(
-            file, int(unclosed[1]) + 1, WHOLE_ROW, 'a quoted cell starting on this row is never closed (a " is missing)'
-        )
-    return BankProblem(file, 1, WHOLE_ROW, f"cannot read the file as CSV: {exc}")
 
 
 # ------------------------------------------------------------ header
@@ -493,7 +397,7 @@ def _missing_columns(file: str, header: list[str], rows: pd.DataFrame) -> list[B
         for column in REQUIRED_COLUMNS
         if column not in present
     ]
-    if rows["type"].str.lower().eq("choice").any():
+    if rows["kind"].eq("choice").any():
         problems += [
             BankProblem(file, 1, column, f"missing column {column!r} (required because the file has choice questions)")
             for column in WRONG_COLUMNS
@@ -506,7 +410,7 @@ def _missing_columns(file: str, header: list[str], rows: pd.DataFrame) -> list[B
 
 
 def _row_problems(file: str, rows: pd.DataFrame, earlier: list[_Sheet]) -> list[BankProblem]:
-    kind = rows["type"].str.lower()
+    kind = rows["kind"]
     is_guess, is_choice = kind.eq("guess").to_numpy(), kind.eq("choice").to_numpy()
     return [
         *_type_problems(file, rows["type"], kind),
@@ -557,9 +461,11 @@ def _row_numbers(cells: pd.Series) -> pd.Series:
 
 def _earlier_row(keys: pd.Series) -> pd.Series:
     """For each row, the first row above it with the same key, or 0 when there is none."""
-    codes, _ = pd.factorize(keys.to_numpy(), use_na_sentinel=False)  # codes in order of first appearance
+    coded = pc.dictionary_encode(pa.array(keys.tolist(), pa.string()))  # codes in order of first appearance
+    codes = coded.indices.to_numpy()
     rows = keys.index.to_numpy()
-    first = rows[~pd.Series(codes).duplicated().to_numpy()][codes]
+    new_code = codes > np.maximum.accumulate(np.r_[-1, codes[:-1]])  # a code's first row: higher than all before
+    first = rows[new_code][codes]
     return pd.Series(np.where(first != rows, first, 0), index=keys.index)
 
 
@@ -584,7 +490,7 @@ def _type_problems(file: str, found: pd.Series, kind: pd.Series) -> list[BankPro
 def _question_problems(file: str, text: pd.Series) -> list[BankProblem]:
     cells = text.tolist()
     length = pd.Series([len(cell) for cell in cells], index=text.index)
-    same_as = _earlier_row(pd.Series([" ".join(cell.casefold().split()) for cell in cells], index=text.index))
+    same_as = _earlier_row(pd.Series(same_question_keys(cells), index=text.index))
     empty = text.eq("")
 
     def too_long(flagged: np.ndarray) -> pd.Series:

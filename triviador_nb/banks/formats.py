@@ -48,10 +48,9 @@ from pathlib import Path
 import pandas as pd
 
 from triviador_nb.banks.detect import Decoded, decode, sniff_delimiter
-from triviador_nb.banks.problems import BankProblem, Severity
+from triviador_nb.banks.problems import WHOLE_ROW, BankProblem, Severity
 
 COLUMNS = ("type", "question", "answer", "wrong_1", "wrong_2", "wrong_3", "category", "difficulty", "source", "id")
-WHOLE = "-"
 HEADER_SEARCH_ROWS = 20
 FORMATS = ("kahoot", "quizizz", "blooket", "gimkit", "gift", "aiken")
 
@@ -157,7 +156,7 @@ def import_data(path: Path, data: bytes, file: str, decoded: Decoded | None = No
 
 
 def _failed(kind: str, file: str, message: str) -> Imported:
-    return Imported(kind, [], _empty_rows(), [BankProblem(file, 1, WHOLE, message)])
+    return Imported(kind, [], _empty_rows(), [BankProblem(file, 1, WHOLE_ROW, message)])
 
 
 def _empty_rows() -> pd.DataFrame:
@@ -305,7 +304,7 @@ class _Sheet:
             self.problem(row, correct_key, f"correct answer {numbers[0]} points at an empty {what[:-1]}")
             ok = False
         if len(filled) != 4:
-            self.problem(row, WHOLE, f"this question has {len(filled)} {what}; a battle question needs exactly 4 "
+            self.problem(row, WHOLE_ROW, f"this question has {len(filled)} {what}; a battle question needs exactly 4 "
                                      "(true/false and 2-3 answer questions cannot be played)")
             ok = False
         if ok:
@@ -373,7 +372,7 @@ def _gimkit_row(sheet: _Sheet, row: int, record: list[str]) -> None:
     if not wrong and _is_digits(right[1]):
         sheet.add(row, "guess", question, [right])
     elif len(wrong) != 3:
-        sheet.problem(row, WHOLE, f"this question has {len(wrong)} incorrect answers; a battle question needs "
+        sheet.problem(row, WHOLE_ROW, f"this question has {len(wrong)} incorrect answers; a battle question needs "
                                   "exactly 3 (or none and a whole-number correct answer, for a guess question)")
     else:
         sheet.add(row, "choice", question, [right, *wrong])
@@ -395,7 +394,7 @@ class _Text:
         self.problems: list[BankProblem] = []
 
     def problem(self, line: int, message: str, severity: Severity = "error") -> None:
-        self.problems.append(BankProblem(self.file, line, WHOLE, message, severity))
+        self.problems.append(BankProblem(self.file, line, WHOLE_ROW, message, severity))
 
     def add(self, line: int, question: str, answer: str, wrong: list[str] = (), category: str = "") -> None:
         record = dict.fromkeys(COLUMNS, "")

@@ -8,6 +8,9 @@ from typing import Literal
 
 Severity = Literal["error", "warning"]
 
+WHOLE_ROW = "-"
+"""The ``column`` of a problem about a whole row or the whole file."""
+
 
 @dataclass(frozen=True)
 class BankProblem:
@@ -18,7 +21,7 @@ class BankProblem:
         row: the spreadsheet row number: the header is row 1, the first
             question row 2. Quoted cells spanning several lines still count
             as one row; blank rows count too.
-        column: the column's header name, or ``"-"`` for the whole row/file.
+        column: the column's header name, or :data:`WHOLE_ROW` (``"-"``) for the whole row/file.
         message: what is wrong, with what was found.
         severity: ``"error"`` (the bank cannot be loaded) or ``"warning"``.
     """

@@ -54,6 +54,8 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
 
@@ -83,8 +85,8 @@ def bank_quality_problems(
 
     Args:
         sheets: ``(file, rows)`` per bank file in bank order; ``rows`` has the
-            (stripped) columns ``type``, ``question`` and ``answer``, indexed
-            by spreadsheet row number.
+            (stripped) columns ``kind`` (the type lower-cased), ``question``
+            and ``answer``, indexed by spreadsheet row number.
         current_year: for the year check (default: today's year).
 
     Returns:
@@ -96,13 +98,71 @@ def bank_quality_problems(
             continue
         files += [file] * len(frame)
         rows += map(int, frame.index.tolist())
-        types += frame["type"].str.lower().tolist()
+        types += frame["kind"].tolist()
         texts += frame["question"].tolist()
         answers += frame["answer"].tolist()
     problems = near_duplicate_problems(files, rows, texts)
     problems += _guess_answer_problems(files, rows, types, texts, answers, current_year)
     order = {file: place for place, (file, _) in enumerate(sheets)}
     return sorted(problems, key=lambda problem: (order.get(problem.file, len(order)), problem.row))
+
+
+# ------------------------------------------------------------ exact repeats
+
+
+WHITESPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + (
+    "\u2028\u2029\u202f\u205f\u3000"
+)
+"""Exactly the characters ``str.isspace`` accepts (a test checks it)."""
+
+
+def same_question_key(text: str) -> str:
+    """What two questions share when they are the same question: the text case-folded, with runs
+    of whitespace made one space and none at the ends."""
+    return " ".join(text.casefold().split())
+
+
+def same_question_keys(texts: Sequence[str]) -> list[str]:
+    """:func:`same_question_key` of every text, computed on all texts at once.
+
+    The texts are case-folded joined by NULs in one call (case folding maps
+    each character alone); only the texts with whitespace other than single
+    spaces between words are then normalised one by one.
+    """
+    texts = list(texts)
+    joined = "\x00".join(texts).casefold()
+    keys = joined.split("\x00")
+    if len(keys) != len(texts):  # a text holds a NUL
+        return [same_question_key(text) for text in texts]
+    for place in _odd_whitespace_texts(joined).tolist():
+        keys[place] = " ".join(keys[place].split())
+    return keys
+
+
+_WIDE_SPACES = np.array([ord(char) for char in WHITESPACE if ord(char) > 0xFF], dtype=np.uint32)
+
+
+def _odd_whitespace_texts(joined: str) -> np.ndarray:
+    """The indexes of the NUL-separated texts in ``joined`` with whitespace other than single
+    spaces between words (a run of spaces, a space at an end, a tab, ...)."""
+    try:  # one array element per character
+        units = np.frombuffer(joined.encode("latin-1"), dtype=np.uint8)
+        wide = None
+    except UnicodeEncodeError:
+        units = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+        wide = units > 0xFF
+    with np.errstate(over="ignore"):  # unsigned differences wrap around: one comparison per range
+        odd = ((units - 9) <= 4) | ((units - 0x1C) <= 3) | (units == 0x85) | (units == 0xA0)  # \t-\r, \x1c-\x1f
+    if wide is not None and wide.any():
+        places = np.flatnonzero(wide)
+        odd[places] = np.isin(units[places], _WIDE_SPACES)
+    space = units == 32
+    boundary = space | (units == 0)
+    odd[1:] |= space[1:] & boundary[:-1]  # a space after a space, a NUL or
+    odd[:1] |= space[:1]  # the start
+    odd[:-1] |= space[:-1] & boundary[1:]  # a space before a NUL (or a space: found above)
+    odd[-1:] |= space[-1:]
+    return np.unique(np.searchsorted(np.flatnonzero(units == 0), np.flatnonzero(odd)))
 
 
 # ------------------------------------------------------------ near-duplicates
@@ -204,25 +264,23 @@ def _random_hashes(count: int, seed: int) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 2**64 - 1, size=count, dtype=np.uint64, endpoint=True)
 
 
-def _word_table(normal: list[str]) -> tuple[np.ndarray, np.ndarray, list[list[str]], list[list[str]]] | None:
-    """Every text's whitespace-separated tokens at once (None when a text holds the separator).
+def _word_table(normal: list[str]) -> tuple[np.ndarray, np.ndarray, list[list[str]], list[list[str]]]:
+    """Every normalised text's space-separated tokens at once (split and coded by pyarrow).
 
     Returns (text index per token, token code per token, per code: its
-    content words, per code: its numbers). Neither pattern matches
-    whitespace and whitespace is ``\\W`` like a text's ends, so a text's
-    matches are exactly those of its tokens taken alone.
+    content words, per code: its numbers). ``default_process`` leaves only
+    single characters ``" "`` between words (runs of them give empty
+    tokens, which hold nothing); neither pattern matches a space and a space
+    is ``\\W`` like a text's ends, so a text's matches are exactly those of
+    its tokens taken alone.
     """
-    joined = (" " + _SEPARATOR + " ").join(normal)
-    if joined.count(_SEPARATOR) != len(normal) - 1:  # a text holds the separator
-        return None
-    codes, uniques = pd.factorize(np.array(joined.split(), dtype=object))
-    uniques = list(uniques)
-    separator = uniques.index(_SEPARATOR) if _SEPARATOR in uniques else -1
-    is_separator = codes == separator
-    text_of = np.cumsum(is_separator)[~is_separator]
+    tokens = pc.split_pattern(pa.array(normal, pa.string()), " ")
+    text_of = np.repeat(np.arange(len(normal)), pc.list_value_length(tokens).to_numpy())
+    coded = pc.dictionary_encode(pc.list_flatten(tokens))
+    uniques = coded.dictionary.to_pylist()
     words = [[word for word in _CONTENT_WORD.findall(token) if word not in STOP_WORDS] for token in uniques]
     digits = [_DIGITS.findall(token) for token in uniques]
-    return text_of, codes[~is_separator], words, digits
+    return text_of, coded.indices.to_numpy(), words, digits
 
 
 def _acronym_texts(texts: list[str]) -> list[int]:
@@ -260,11 +318,8 @@ def _candidate_pairs(texts: list[str], normal: list[str]) -> set[tuple[int, int]
         return set()
     if _SEPARATOR.join(texts).count(_SEPARATOR) != count - 1:
         return None
-    table = _word_table(normal)
-    if table is None:
-        return None
     with np.errstate(over="ignore"):
-        text_of, token_of, token_words, token_digits = table
+        text_of, token_of, token_words, token_digits = _word_table(normal)
         vocabulary: dict[str, int] = {}
         first_word = np.array(
             [vocabulary.setdefault(words[0], len(vocabulary)) if words else -1 for words in token_words] or [-1],
@@ -341,7 +396,7 @@ def near_duplicate_problems(files: Sequence[str], rows: Sequence[int], texts: Se
     """One warning per question that nearly repeats an earlier one (bank order)."""
     first: dict[int, tuple[int, float]] = {}
     for i, j, similarity in near_duplicate_pairs(texts):
-        if files[i] == files[j] and " ".join(texts[i].casefold().split()) == " ".join(texts[j].casefold().split()):
+        if files[i] == files[j] and same_question_key(texts[i]) == same_question_key(texts[j]):
             continue  # the loader reports exact repeats in one file
         if j not in first or i < first[j][0]:
             first[j] = (i, similarity)
