@@ -46,11 +46,11 @@ Guess answers (the loader already rejects ``1 000``, ``1,000``, ``1.000``)
 
 from __future__ import annotations
 
-import bisect
 import datetime as _dt
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -78,33 +78,61 @@ _DIGITS = re.compile(r"\d+")
 _CONTENT_WORD = re.compile(r"\b[^\W\d_]{4,}\b")
 
 
-def bank_quality_problems(
-    sheets: Sequence[tuple[str, pd.DataFrame]], current_year: int | None = None
-) -> list[BankProblem]:
-    """Warnings about a whole bank.
+class BankTexts(NamedTuple):
+    """A bank's rows as plain lists, one entry per question row in bank order (file, then row)."""
+
+    files: list[str]
+    rows: list[int]
+    kinds: list[str]
+    texts: list[str]
+    answers: list[str]
+
+
+def bank_texts(sheets: Sequence[tuple[str, pd.DataFrame]]) -> BankTexts:
+    """The columns :func:`quality_problems` reads, taken out of the bank's tables.
 
     Args:
         sheets: ``(file, rows)`` per bank file in bank order; ``rows`` has the
             (stripped) columns ``kind`` (the type lower-cased), ``question``
             and ``answer``, indexed by spreadsheet row number.
-        current_year: for the year check (default: today's year).
-
-    Returns:
-        Warnings, in bank order (file, then row).
     """
-    files, rows, types, texts, answers = [], [], [], [], []
+    columns = BankTexts([], [], [], [], [])
     for file, frame in sheets:
         if frame.empty:
             continue
-        files += [file] * len(frame)
-        rows += map(int, frame.index.tolist())
-        types += frame["kind"].tolist()
-        texts += frame["question"].tolist()
-        answers += frame["answer"].tolist()
+        columns.files.extend([file] * len(frame))
+        columns.rows.extend(map(int, frame.index.tolist()))
+        columns.kinds.extend(frame["kind"].tolist())
+        columns.texts.extend(frame["question"].tolist())
+        columns.answers.extend(frame["answer"].tolist())
+    return columns
+
+
+def quality_problems(bank: BankTexts, current_year: int | None = None) -> list[BankProblem]:
+    """Warnings about a whole bank: near-duplicates and doubtful guess answers.
+
+    Pure Python on plain lists, so the loader can run it in a thread beside
+    its row checks.
+
+    Args:
+        bank: the bank's rows (:func:`bank_texts`).
+        current_year: for the year check (default: today's year).
+
+    Returns:
+        Warnings, in the order of ``bank`` (file, then row).
+    """
+    files, rows, kinds, texts, answers = bank
     problems = near_duplicate_problems(files, rows, texts)
-    problems += _guess_answer_problems(files, rows, types, texts, answers, current_year)
-    order = {file: place for place, (file, _) in enumerate(sheets)}
-    return sorted(problems, key=lambda problem: (order.get(problem.file, len(order)), problem.row))
+    problems += _guess_answer_problems(files, rows, kinds, texts, answers, current_year)
+    order = {file: place for place, file in enumerate(dict.fromkeys(files))}
+    return sorted(problems, key=lambda problem: (order[problem.file], problem.row))
+
+
+def bank_quality_problems(
+    sheets: Sequence[tuple[str, pd.DataFrame]], current_year: int | None = None
+) -> list[BankProblem]:
+    """:func:`quality_problems` of the bank's tables (``sheets`` as :func:`bank_texts` takes them)."""
+    return quality_problems(bank_texts(sheets), current_year)
 
 
 # ------------------------------------------------------------ exact repeats
@@ -429,12 +457,13 @@ def _guess_answer_problems(
 ) -> list[BankProblem]:
     year = current_year or _dt.date.today().year
     problems = []
-    may_ask_year = _may_ask_year(texts)
+    guess = [place for place, kind in enumerate(types) if kind == "guess"]
+    may_ask_year = _may_ask_year([texts[place] for place in guess])
     places = [
         place
-        for place, (kind, answer, maybe) in enumerate(zip(types, answers, may_ask_year))
+        for place, maybe in zip(guess, may_ask_year)
         # the only rows that can be flagged: leading zeros, at least 13 digits, or perhaps a year question
-        if kind == "guess" and (maybe or answer[:1] == "0" or len(answer) > 12)
+        if maybe or answers[place][:1] == "0" or len(answers[place]) > 12
     ]
     for place in places:
         file, row, text, answer = files[place], rows[place], texts[place], answers[place]
@@ -456,12 +485,8 @@ def _guess_answer_problems(
 
 def _may_ask_year(texts: Sequence[str]) -> list[bool]:
     """Per text, False only when :data:`_YEAR_QUESTION` cannot match it: an ASCII text
-    without "year" in any case (found in all texts joined at once)."""
-    maybe = [not text.isascii() for text in texts]
-    joined = "\x01".join(texts).lower()
-    separators = [match.start() for match in re.finditer("\x01", joined)]
-    if len(separators) != len(texts) - 1:  # a text holds the separator
+    without "year" in any case (all texts lower-cased at once)."""
+    lowered = "\x01".join(texts).lower().split("\x01")
+    if len(lowered) != len(texts):  # a text holds the separator
         return [True] * len(texts)
-    for match in re.finditer("year", joined):
-        maybe[bisect.bisect(separators, match.start())] = True
-    return maybe
+    return [not text.isascii() or "year" in low for text, low in zip(texts, lowered)]

@@ -21,6 +21,7 @@ import re
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as arrow_csv
@@ -65,7 +66,7 @@ def read_table(
     fast = text[0] not in "\r\n" and "\x00" not in text
     table = _arrow_cells(_utf8(data, decoded), delimiter, text) if fast else None
     if table is not None:
-        return _stripped(table), []
+        return table, []
     return _pandas_cells(data, decoded, file, delimiter)
 
 
@@ -98,10 +99,39 @@ def _arrow_cells(utf8: bytes, delimiter: str, text: str) -> pd.DataFrame | None:
         return None
     if any(column.type != pa.string() for column in table.columns):  # a header cell with a newline
         return None
-    cells = table.to_pandas()
+    cells = table.to_pandas(deduplicate_objects=False)  # one str per cell, as pandas' reader makes them
     cells.columns = range(table.num_columns)
     cells.index = pd.RangeIndex(1, len(cells) + 1)
+    for place, column in enumerate(table.columns):
+        maybe = _may_need_strip(column)
+        if len(maybe):
+            values = cells[place].to_numpy(copy=True)
+            values[maybe] = [value.strip() for value in values[maybe]]
+            cells[place] = values
     return cells
+
+
+# UTF-8 bytes that can start (end) a whitespace character: ASCII whitespace and the lead (last) bytes of
+# U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F and U+3000.
+_FIRST_BYTES = np.zeros(256, dtype=bool)
+_FIRST_BYTES[[*range(0x09, 0x0E), *range(0x1C, 0x21), 0xC2, 0xE1, 0xE2, 0xE3]] = True
+_LAST_BYTES = np.zeros(256, dtype=bool)
+_LAST_BYTES[[*range(0x09, 0x0E), *range(0x1C, 0x21), *range(0x80, 0x8B), 0x9F, 0xA0, 0xA8, 0xA9, 0xAF]] = True
+
+
+def _may_need_strip(column: pa.ChunkedArray) -> np.ndarray:
+    """The places of the cells whose first or last byte may belong to a whitespace character
+    (every cell ``str.strip`` would change, and a few more), read off pyarrow's buffers."""
+    found = []
+    start = 0
+    for chunk in column.chunks:
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[chunk.offset:chunk.offset + len(chunk) + 1]
+        data = np.frombuffer(chunk.buffers()[2], dtype=np.uint8) if chunk.buffers()[2] else np.zeros(0, np.uint8)
+        filled = np.flatnonzero(offsets[1:] > offsets[:-1])
+        edge = _FIRST_BYTES[data[offsets[filled]]] | _LAST_BYTES[data[offsets[filled + 1] - 1]]
+        found.append(filled[edge] + start)
+        start += len(chunk)
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
 
 def _pandas_cells(
