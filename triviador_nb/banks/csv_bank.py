@@ -33,17 +33,17 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from itertools import compress
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from triviador_nb.banks.detect import decode
 from triviador_nb.banks.formats import Imported, import_data
 from triviador_nb.banks.problems import WHOLE_ROW, BankError, BankProblem, Severity
-from triviador_nb.banks.quality import bank_texts, quality_problems, same_question_keys
+from triviador_nb.banks.quality import bank_texts, quality_problems, same_question_codes, text_codes
 from triviador_nb.banks.reading import read_table
 from triviador_nb.engine.questions import ChoiceQuestion, GuessQuestion, QuestionBank
 from triviador_nb.resources import data_dir
@@ -97,7 +97,7 @@ def check_bank_files(paths: Iterable[StrPath]) -> list[BankProblem]:
         FileNotFoundError: a file does not exist.
     """
     with _gc_paused():
-        return _check_sheets([Path(path) for path in paths])[1]
+        return _check_sheets([Path(path) for path in paths]).problems
 
 
 @contextlib.contextmanager
@@ -149,31 +149,47 @@ def check_and_load_bank(path_or_paths: StrPath | Iterable[StrPath],
     """
     paths = _as_paths(path_or_paths)
     with _gc_paused():
-        sheets, problems = _check_sheets(paths)
-        if any(problem.is_error for problem in problems):
-            return problems, None
-        return problems, _bank_from(sheets, problems, paths, name)
+        checked = _check_sheets(paths, build_questions=True)
+        if any(problem.is_error for problem in checked.problems):
+            return checked.problems, None
+        return checked.problems, _bank_from(checked, paths, name)
 
 
 def _load_bank(paths: list[Path], name: str | None) -> QuestionBank:
-    sheets, problems = _check_sheets(paths)
-    errors = [problem for problem in problems if problem.is_error]
+    checked = _check_sheets(paths, build_questions=True)
+    errors = [problem for problem in checked.problems if problem.is_error]
     if errors:
         raise BankError(errors)
-    return _bank_from(sheets, problems, paths, name)
+    return _bank_from(checked, paths, name)
 
 
-def _bank_from(sheets: list[_Sheet], problems: list[BankProblem], paths: list[Path],
-               name: str | None) -> QuestionBank:
-    """The bank of error-free ``sheets``; ``problems`` (warnings) go into it."""
-    rows = pd.concat([sheet.rows for sheet in sheets]) if len(sheets) > 1 else sheets[0].rows
-    kind = rows["kind"]
+def _bank_from(checked: _Checked, paths: list[Path], name: str | None) -> QuestionBank:
+    """The bank of error-free checked files; their problems (warnings) go into it."""
+    guess, choice = checked.questions
     return QuestionBank(
-        guess=_guess_questions(rows[(kind == "guess").to_numpy()]),
-        choice=_choice_questions(rows[(kind == "choice").to_numpy()]),
+        guess=guess,
+        choice=choice,
         name=name or "+".join(path.stem for path in paths),
-        warnings=tuple(str(problem) for problem in problems),
+        warnings=tuple(str(problem) for problem in checked.problems),
     )
+
+
+def _questions(sheets: list[_Sheet]) -> tuple[tuple[GuessQuestion, ...], tuple[ChoiceQuestion, ...]]:
+    """The guess and the choice questions of error-free ``sheets``, in bank order, built column-wise."""
+    rows = pd.concat([sheet.rows for sheet in sheets]) if len(sheets) > 1 else sheets[0].rows
+    kind = rows["kind"].tolist()
+    is_guess = [value == "guess" for value in kind]
+    is_choice = [value == "choice" for value in kind]
+
+    def column(name: str, keep: list[bool]) -> Iterator[str]:
+        return compress(rows[name].tolist(), keep)
+
+    guess = tuple(map(GuessQuestion, *(column(name, is_guess) for name in ("id", "question")),
+                      map(int, column("answer", is_guess)), *(column(name, is_guess) for name in METADATA_COLUMNS)))
+    choice = tuple(map(ChoiceQuestion, *(column(name, is_choice) for name in ("id", "question", "answer")),
+                       zip(*(column(name, is_choice) for name in WRONG_COLUMNS)),
+                       *(column(name, is_choice) for name in METADATA_COLUMNS)))
+    return guess, choice
 
 
 def builtin_bank_names() -> list[str]:
@@ -203,10 +219,19 @@ def _as_paths(path_or_paths: StrPath | Iterable[StrPath]) -> list[Path]:
     return paths
 
 
-def _check_sheets(paths: list[Path]) -> tuple[list[_Sheet], list[BankProblem]]:
+class _Checked(NamedTuple):
+    sheets: list[_Sheet]
+    problems: list[BankProblem]
+    questions: tuple[tuple[GuessQuestion, ...], tuple[ChoiceQuestion, ...]] = ((), ())
+
+
+def _check_sheets(paths: list[Path], build_questions: bool = False) -> _Checked:
     """Every file read, then checked row by row while a worker thread searches the whole bank for
     near-duplicates and doubtful answers (:mod:`quality`; its numpy and pyarrow parts run beside
-    the row checks: 100,000 questions load in about 3/4 of the time)."""
+    the row checks and the building of the questions: 100,000 questions load in about 2/3 of the time).
+
+    ``questions`` are built when asked for and the rows have no error.
+    """
     read: list[_Sheet] = []
     for path in paths:
         read.append(_read_file(path, read))
@@ -214,10 +239,13 @@ def _check_sheets(paths: list[Path]) -> tuple[list[_Sheet], list[BankProblem]]:
     with ThreadPoolExecutor(max_workers=1) as worker:
         searching = worker.submit(quality_problems, bank)
         sheets = [_with_row_problems(sheet, read[:place]) for place, sheet in enumerate(read)]
-        problems = _merged(sheets, [problem for sheet in sheets for problem in sheet.problems], searching.result())
-    if not any(problem.is_error for problem in problems):
+        found = [problem for sheet in sheets for problem in sheet.problems]
+        clean = not any(problem.is_error for problem in found)
+        questions = _questions(sheets) if build_questions and clean else ((), ())
+        problems = _merged(sheets, found, searching.result())  # the search adds warnings only
+    if clean:
         problems += _missing_kind_problems(sheets)
-    return sheets, problems
+    return _Checked(sheets, problems, questions)
 
 
 def _merged(sheets: list[_Sheet], problems: list[BankProblem], extra: list[BankProblem]) -> list[BankProblem]:
@@ -242,44 +270,6 @@ def _missing_kind_problems(sheets: list[_Sheet]) -> list[BankProblem]:
         for kind in KINDS
         if kind not in kinds
     ]
-
-
-def _columns(rows: pd.DataFrame, *names: str) -> list[list[str]]:
-    return [rows[name].tolist() for name in names]
-
-
-def _guess_questions(rows: pd.DataFrame) -> tuple[GuessQuestion, ...]:
-    """The rows as guess questions, built column-wise (like :func:`_guess_question` per row)."""
-    ids, texts, answers, *metadata = _columns(rows, "id", "question", "answer", *METADATA_COLUMNS)
-    return tuple(map(GuessQuestion, ids, texts, map(int, answers), *metadata))
-
-
-def _choice_questions(rows: pd.DataFrame) -> tuple[ChoiceQuestion, ...]:
-    """The rows as choice questions, built column-wise (like :func:`_choice_question` per row)."""
-    ids, texts, answers, *wrong, category, difficulty, source = _columns(
-        rows, "id", "question", "answer", *WRONG_COLUMNS, *METADATA_COLUMNS
-    )
-    return tuple(map(ChoiceQuestion, ids, texts, answers, zip(*wrong), category, difficulty, source))
-
-
-def _guess_question(record: dict[str, str]) -> GuessQuestion:
-    return GuessQuestion(
-        id=record["id"], text=record["question"], answer=int(record["answer"]), **_metadata(record)
-    )
-
-
-def _choice_question(record: dict[str, str]) -> ChoiceQuestion:
-    return ChoiceQuestion(
-        id=record["id"],
-        text=record["question"],
-        answer=record["answer"],
-        wrong=(record["wrong_1"], record["wrong_2"], record["wrong_3"]),
-        **_metadata(record),
-    )
-
-
-def _metadata(record: dict[str, str]) -> dict[str, str]:
-    return {column: record[column] for column in METADATA_COLUMNS}
 
 
 # ------------------------------------------------------------ one file
@@ -375,7 +365,7 @@ def _question_rows(header: list[str], body: pd.DataFrame) -> pd.DataFrame:
     blank = np.ones(len(rows), dtype=bool)
     for column in KNOWN_COLUMNS:  # only the rows still blank are compared
         blank[blank] = rows[column].to_numpy()[blank] == ""
-    return rows[~blank]
+    return rows[~blank] if blank.any() else rows
 
 
 def _header_problems(file: str, header: list[str], body: pd.DataFrame) -> list[BankProblem]:
@@ -434,8 +424,8 @@ def _row_problems(file: str, rows: pd.DataFrame, earlier: list[_Sheet]) -> list[
     return [
         *_type_problems(file, rows["type"], kind),
         *_question_problems(file, rows["question"]),
-        *_guess_problems(file, rows[is_guess]),
-        *_choice_problems(file, rows[is_choice]),
+        *_guess_problems(file, rows.loc[is_guess, ["answer", *WRONG_COLUMNS]]),
+        *_choice_problems(file, rows.loc[is_choice, list(OPTION_COLUMNS)]),
         *_id_problems(file, rows["id"]),
         *_ids_used_before(file, rows["id"], earlier),
     ]
@@ -496,12 +486,15 @@ def _row_numbers(cells: pd.Series) -> pd.Series:
 
 def _earlier_row(keys: pd.Series) -> pd.Series:
     """For each row, the first row above it with the same key, or 0 when there is none."""
-    coded = pc.dictionary_encode(pa.array(keys.tolist(), pa.string()))  # codes in order of first appearance
-    codes = coded.indices.to_numpy()
-    rows = keys.index.to_numpy()
+    return _earlier_row_by_code(text_codes(keys.tolist()), keys.index)
+
+
+def _earlier_row_by_code(codes: np.ndarray, index: pd.Index) -> pd.Series:
+    """Like :func:`_earlier_row` for keys already coded in order of first appearance (0, 1, 2, ...)."""
+    rows = index.to_numpy()
     new_code = codes > np.maximum.accumulate(np.r_[-1, codes[:-1]])  # a code's first row: higher than all before
     first = rows[new_code][codes]
-    return pd.Series(np.where(first != rows, first, 0), index=keys.index)
+    return pd.Series(np.where(first != rows, first, 0), index=index)
 
 
 def _with_ids(rows: pd.DataFrame, prefix: str) -> pd.DataFrame:
@@ -525,7 +518,7 @@ def _type_problems(file: str, found: pd.Series, kind: pd.Series) -> list[BankPro
 def _question_problems(file: str, text: pd.Series) -> list[BankProblem]:
     cells = text.tolist()
     length = _lengths(text)
-    same_as = _earlier_row(pd.Series(same_question_keys(cells), index=text.index))
+    same_as = _earlier_row_by_code(same_question_codes(cells), text.index)
     empty = text.eq("")
 
     def too_long(flagged: np.ndarray) -> pd.Series:

@@ -150,47 +150,58 @@ def same_question_key(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-def same_question_keys(texts: Sequence[str]) -> list[str]:
-    """:func:`same_question_key` of every text, computed on all texts at once.
+def same_question_codes(texts: Sequence[str]) -> np.ndarray:
+    """A whole number per text, equal for two texts exactly when their :func:`same_question_key`
+    is; numbered in order of first appearance (0, 1, 2, ...).
 
     The texts are case-folded joined by NULs in one call (case folding maps
-    each character alone); only the texts with whitespace other than single
-    spaces between words are then normalised one by one.
+    each character alone) and coded by pyarrow straight from the UTF-8 bytes;
+    only the texts that may hold whitespace other than single spaces between
+    words get their key computed one by one.
     """
     texts = list(texts)
     joined = "\x00".join(texts).casefold()
-    keys = joined.split("\x00")
-    if len(keys) != len(texts):  # a text holds a NUL
-        return [same_question_key(text) for text in texts]
-    for place in _odd_whitespace_texts(joined).tolist():
-        keys[place] = " ".join(keys[place].split())
-    return keys
+    if not texts or joined.count("\x00") != len(texts) - 1:  # no text, or a text holds a NUL
+        return text_codes([same_question_key(text) for text in texts])
+    data = joined.encode("utf-8", "surrogatepass") + b"\x00"  # every key ends with a NUL: equality is kept
+    units = np.frombuffer(data, dtype=np.uint8)
+    nuls = np.flatnonzero(units == 0)
+    offsets = np.concatenate([[0], nuls + 1]).astype(np.int64)
+    keys = pa.LargeStringArray.from_buffers(len(texts), pa.py_buffer(offsets), pa.py_buffer(data))
+    odd = _odd_whitespace_texts(units, nuls)
+    if len(odd):
+        mask = np.zeros(len(texts), dtype=bool)
+        mask[odd] = True
+        fixed = pa.array([same_question_key(texts[place]) + "\x00" for place in odd.tolist()], pa.large_string())
+        keys = pc.replace_with_mask(keys, pa.array(mask), fixed)
+    return pc.dictionary_encode(keys).indices.to_numpy()
 
 
-_WIDE_SPACES = np.array([ord(char) for char in WHITESPACE if ord(char) > 0xFF], dtype=np.uint32)
+def text_codes(texts: Sequence[str]) -> np.ndarray:
+    """A whole number per text, equal for equal texts, in order of first appearance (coded by pyarrow)."""
+    return pc.dictionary_encode(pa.array(list(texts), pa.large_string())).indices.to_numpy()
 
 
-def _odd_whitespace_texts(joined: str) -> np.ndarray:
-    """The indexes of the NUL-separated texts in ``joined`` with whitespace other than single
-    spaces between words (a run of spaces, a space at an end, a tab, ...)."""
-    try:  # one array element per character
-        units = np.frombuffer(joined.encode("latin-1"), dtype=np.uint8)
-        wide = None
-    except UnicodeEncodeError:
-        units = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-        wide = units > 0xFF
-    with np.errstate(over="ignore"):  # unsigned differences wrap around: one comparison per range
-        odd = ((units - 9) <= 4) | ((units - 0x1C) <= 3) | (units == 0x85) | (units == 0xA0)  # \t-\r, \x1c-\x1f
-    if wide is not None and wide.any():
-        places = np.flatnonzero(wide)
-        odd[places] = np.isin(units[places], _WIDE_SPACES)
+# UTF-8 whitespace other than the space: ASCII bytes, and the first two bytes of U+0085, U+00A0
+# (C2 85, C2 A0), U+1680 (E1 9A), U+2000-U+202F (E2 80), U+205F (E2 81) and U+3000 (E3 80).
+_ASCII_SPACES = np.zeros(256, dtype=bool)
+_ASCII_SPACES[[*range(0x09, 0x0E), *range(0x1C, 0x20)]] = True
+_WIDE_SPACE_STARTS = ((0xC2, 0x85), (0xC2, 0xA0), (0xE1, 0x9A), (0xE2, 0x80), (0xE2, 0x81), (0xE3, 0x80))
+
+
+def _odd_whitespace_texts(units: np.ndarray, nuls: np.ndarray) -> np.ndarray:
+    """The indexes of the NUL-ended UTF-8 texts in ``units`` that may hold whitespace other than
+    single spaces between words (a run of spaces, a space at an end, a tab, U+3000, ...): every
+    such text and a few more (some typographic quotes and dashes start like U+2000-U+202F)."""
+    odd = _ASCII_SPACES[units]
+    for first, second in _WIDE_SPACE_STARTS:
+        odd[:-1] |= (units[:-1] == first) & (units[1:] == second)
     space = units == 32
     boundary = space | (units == 0)
     odd[1:] |= space[1:] & boundary[:-1]  # a space after a space, a NUL or
     odd[:1] |= space[:1]  # the start
     odd[:-1] |= space[:-1] & boundary[1:]  # a space before a NUL (or a space: found above)
-    odd[-1:] |= space[-1:]
-    return np.unique(np.searchsorted(np.flatnonzero(units == 0), np.flatnonzero(odd)))
+    return np.unique(np.searchsorted(nuls, np.flatnonzero(odd)))
 
 
 # ------------------------------------------------------------ near-duplicates
@@ -485,8 +496,22 @@ def _guess_answer_problems(
 
 def _may_ask_year(texts: Sequence[str]) -> list[bool]:
     """Per text, False only when :data:`_YEAR_QUESTION` cannot match it: an ASCII text
-    without "year" in any case (all texts lower-cased at once)."""
-    lowered = "\x01".join(texts).lower().split("\x01")
-    if len(lowered) != len(texts):  # a text holds the separator
-        return [True] * len(texts)
-    return [not text.isascii() or "year" in low for text, low in zip(texts, lowered)]
+    without "year" in any case (all texts searched at once)."""
+    joined = "\x01".join(texts)
+    if not joined.isascii():
+        lowered = joined.lower().split("\x01")
+        if len(lowered) != len(texts):  # a text holds the separator
+            return [True] * len(texts)
+        return [not text.isascii() or "year" in low for text, low in zip(texts, lowered)]
+    joined = joined.lower()  # ASCII: each text keeps its length
+    hits = []
+    at = joined.find("year")
+    while at >= 0:
+        hits.append(at)
+        at = joined.find("year", at + 4)
+    maybe = [False] * len(texts)
+    if hits:
+        ends = np.cumsum([len(text) + 1 for text in texts])  # one past each text's separator
+        for place in np.searchsorted(ends, hits, side="right").tolist():
+            maybe[place] = True
+    return maybe
