@@ -1,4 +1,4 @@
-"""Question banks in the project's CSV format, read with pandas.
+"""Question banks in the project's CSV format: loading and checking every row.
 
 One question per row; columns are found by header name, in any order:
 
@@ -16,7 +16,8 @@ One question per row; columns are found by header name, in any order:
 
 Files are UTF-8 (with or without BOM); other encodings (cp1250 from
 Central European Excel, cp1252/latin-1) and ``;`` or tab delimiters are
-detected by :mod:`triviador_nb.banks.detect`. Files in other quiz tools'
+detected by :mod:`triviador_nb.banks.detect`; cells are read by
+:mod:`triviador_nb.banks.reading` (pyarrow, or pandas for a broken file). Files in other quiz tools'
 formats (Kahoot, Quizizz, Blooket, Gimkit, GIFT, Aiken) are recognised by
 content and imported by :mod:`triviador_nb.banks.formats`. Header names match
 ignoring case and surrounding spaces; every cell is stripped of surrounding
