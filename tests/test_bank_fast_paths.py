@@ -8,9 +8,9 @@ import sys
 import pandas as pd
 from rapidfuzz.utils import default_process
 
-from triviador_nb.banks.csv_bank import _earlier_row
+from triviador_nb.banks.csv_bank import REQUIRED_COLUMNS, WRONG_COLUMNS, _earlier_row, check_bank_file, load_bank
 from triviador_nb.banks.detect import Decoded
-from triviador_nb.banks.reading import _arrow_cells, _pandas_cells, _stripped
+from triviador_nb.banks.reading import EXPECTED_HEADER, _arrow_cells, _pandas_cells, _stripped
 from triviador_nb.banks.quality import (
     _YEAR_QUESTION,
     WHITESPACE,
@@ -72,7 +72,7 @@ def test_earlier_row_is_the_first_row_with_the_same_key():
 def _random_csv(rng: random.Random) -> str:
     """A CSV-like text: quoted and unquoted cells with quotes, spaces, delimiters and line breaks in odd places."""
     cells = ["a", "b c", " x ", '"q"', '"q ""w"" e"', '"multi\nline"', '"a,b"', 'x"y', '"x"y', '"x" ', "", "\t", "é", "½",
-             '""', "1", "007", '"\r\n"', "ő;ű", "a\u00a0", "\u3000x", "é", "x\x85", "\x1f", "“q”", "–"]
+             '""', "1", "007", '"\r\n"', "ő;ű", "a\u00a0", "\u3000x", "é", "x\x85", "\x1f", "“q”", "–", '"open', '"open ""q""', '"']
     width = rng.randint(1, 4)
     lines = [",".join(rng.choice(cells) for _ in range(width)) for _ in range(rng.randint(1, 6))]
     ending = rng.choice(["\n", "\r\n", "\r"])
@@ -84,14 +84,16 @@ def test_arrow_reader_accepts_only_what_pandas_reads_without_problems_and_reads_
     agreed = 0
     for _ in range(1500):
         text = _random_csv(rng)
-        arrow = _arrow_cells(text.encode(), ",", text) if text[0] not in "\r\n" else None
+        if text.isspace() or not text or text[0] in "\r\n":
+            continue  # read_table reports these itself
+        arrow = _arrow_cells(text.encode(), ",", text)
         if arrow is None:
             continue  # pyarrow rejected it: only pandas' reading is used
         pandas_table, problems = _pandas_cells(text.encode(), Decoded(text, "utf-8"), "f.csv", ",")
         assert problems == [], repr(text)
         assert arrow.equals(pandas_table), repr(text)
         agreed += 1
-    assert agreed > 1000  # most random files are well-formed: the comparison really ran
+    assert agreed > 500  # many random files are well-formed: the comparison really ran
 
 
 def test_whitespace_is_exactly_what_str_isspace_accepts():
@@ -116,3 +118,28 @@ def test_earlier_row_matches_its_definition_on_random_keys():
         keys = pd.Series([rng.choice(["a", "b", "c", "ő", ""]) for _ in rows], index=rows, dtype=object)
         expected = [next((r for r, k in keys.items() if k == key and r < row), 0) for row, key in keys.items()]
         assert _earlier_row(keys).tolist() == expected
+
+
+def test_expected_header_in_the_empty_file_message_lists_the_required_columns():
+    assert EXPECTED_HEADER == ",".join((*REQUIRED_COLUMNS, *WRONG_COLUMNS))
+
+
+def test_a_quote_left_open_in_the_last_column_is_reported_not_read_to_the_end(tmp_path):
+    path = tmp_path / "open.csv"
+    path.write_text(
+        "type,question,answer,wrong_1,wrong_2,wrong_3,source\n"
+        "guess,How many legs has a spider?,8,,,,\"Wikipedia\n"
+        "choice,Capital of France?,Paris,Rome,Berlin,Madrid,\n",
+        encoding="utf-8",
+    )
+    assert [str(problem) for problem in check_bank_file(path)] == [
+        f'{path}:2:-: a quoted cell starting on this row is never closed (a " is missing)'
+    ]
+
+
+def test_a_file_name_with_an_undecodable_byte_still_loads(tmp_path):
+    path = tmp_path / "q\udcff.csv"  # what Python makes of the byte 0xff in a file name
+    path.write_text("type,question,answer,wrong_1,wrong_2,wrong_3\nguess,Legs of a spider?,8,,,\n"
+                    "choice,Capital of France?,Paris,Rome,Berlin,Madrid\n", encoding="utf-8")
+    bank = load_bank(path)
+    assert [question.id for question in (*bank.guess, *bank.choice)] == ["q\udcff:2", "q\udcff:3"]

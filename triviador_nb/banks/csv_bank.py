@@ -221,6 +221,8 @@ def _as_paths(path_or_paths: StrPath | Iterable[StrPath]) -> list[Path]:
 
 
 class _Checked(NamedTuple):
+    """Checked files, all their problems, and their questions (empty when not built)."""
+
     sheets: list[_Sheet]
     problems: list[BankProblem]
     questions: tuple[tuple[GuessQuestion, ...], tuple[ChoiceQuestion, ...]] = ((), ())
@@ -229,7 +231,8 @@ class _Checked(NamedTuple):
 def _check_sheets(paths: list[Path], build_questions: bool = False) -> _Checked:
     """Every file read, then checked row by row while a worker thread searches the whole bank for
     near-duplicates and doubtful answers (:mod:`quality`; its numpy and pyarrow parts run beside
-    the row checks and the building of the questions: 100,000 questions load in about 2/3 of the time).
+    the row checks and the building of the questions). An error in the row checks is raised once
+    the search has ended.
 
     ``questions`` are built when asked for and the rows have no error.
     """
@@ -345,9 +348,6 @@ def _sorted(problems: list[BankProblem], header: list[str]) -> list[BankProblem]
         position.setdefault(name, place)
         position.setdefault(name.lower(), place)
     return sorted(problems, key=lambda problem: (problem.row, position.get(problem.column, len(header))))
-
-
-# ------------------------------------------------------------ reading
 
 
 # ------------------------------------------------------------ header

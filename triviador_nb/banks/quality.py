@@ -111,8 +111,8 @@ def bank_texts(sheets: Sequence[tuple[str, pd.DataFrame]]) -> BankTexts:
 def quality_problems(bank: BankTexts, current_year: int | None = None) -> list[BankProblem]:
     """Warnings about a whole bank: near-duplicates and doubtful guess answers.
 
-    Pure Python on plain lists, so the loader can run it in a thread beside
-    its row checks.
+    Works on plain lists, never on the loader's DataFrames, so the loader
+    can run it in a worker thread beside its row checks.
 
     Args:
         bank: the bank's rows (:func:`bank_texts`).
@@ -172,14 +172,23 @@ def same_question_codes(texts: Sequence[str]) -> np.ndarray:
     if len(odd):
         mask = np.zeros(len(texts), dtype=bool)
         mask[odd] = True
-        fixed = pa.array([same_question_key(texts[place]) + "\x00" for place in odd.tolist()], pa.large_string())
+        try:
+            fixed = pa.array([same_question_key(texts[place]) + "\x00" for place in odd.tolist()], pa.large_string())
+        except (pa.ArrowException, UnicodeEncodeError):  # a lone surrogate
+            return text_codes([same_question_key(text) for text in texts])
         keys = pc.replace_with_mask(keys, pa.array(mask), fixed)
     return pc.dictionary_encode(keys).indices.to_numpy()
 
 
 def text_codes(texts: Sequence[str]) -> np.ndarray:
-    """A whole number per text, equal for equal texts, in order of first appearance (coded by pyarrow)."""
-    return pc.dictionary_encode(pa.array(list(texts), pa.large_string())).indices.to_numpy()
+    """A whole number per text, equal for equal texts, in order of first appearance (coded by pyarrow;
+    texts pyarrow cannot take - a lone surrogate from a file name - with a dict)."""
+    texts = list(texts)
+    try:
+        return pc.dictionary_encode(pa.array(texts, pa.large_string())).indices.to_numpy()
+    except (pa.ArrowException, UnicodeEncodeError):
+        codes: dict[str, int] = {}
+        return np.array([codes.setdefault(text, len(codes)) for text in texts], dtype=np.int64)
 
 
 # UTF-8 whitespace other than the space: ASCII bytes, and the first two bytes of U+0085, U+00A0
@@ -303,7 +312,7 @@ def _random_hashes(count: int, seed: int) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 2**64 - 1, size=count, dtype=np.uint64, endpoint=True)
 
 
-def _word_table(normal: list[str]) -> tuple[np.ndarray, np.ndarray, list[list[str]], list[list[str]]]:
+def _word_table(normal: list[str]) -> tuple[np.ndarray, np.ndarray, list[list[str]], list[list[str]]] | None:
     """Every normalised text's space-separated tokens at once (split and coded by pyarrow).
 
     Returns (text index per token, token code per token, per code: its
@@ -313,7 +322,10 @@ def _word_table(normal: list[str]) -> tuple[np.ndarray, np.ndarray, list[list[st
     is ``\\W`` like a text's ends, so a text's matches are exactly those of
     its tokens taken alone.
     """
-    tokens = pc.split_pattern(pa.array(normal, pa.string()), " ")
+    try:
+        tokens = pc.split_pattern(pa.array(normal, pa.string()), " ")
+    except (pa.ArrowException, UnicodeEncodeError):  # a lone surrogate: the caller takes the plain-Python path
+        return None
     text_of = np.repeat(np.arange(len(normal)), pc.list_value_length(tokens).to_numpy())
     coded = pc.dictionary_encode(pc.list_flatten(tokens))
     uniques = coded.dictionary.to_pylist()
@@ -357,8 +369,11 @@ def _candidate_pairs(texts: list[str], normal: list[str]) -> set[tuple[int, int]
         return set()
     if _SEPARATOR.join(texts).count(_SEPARATOR) != count - 1:
         return None
+    table = _word_table(normal)
+    if table is None:
+        return None
     with np.errstate(over="ignore"):
-        text_of, token_of, token_words, token_digits = _word_table(normal)
+        text_of, token_of, token_words, token_digits = table
         vocabulary: dict[str, int] = {}
         first_word = np.array(
             [vocabulary.setdefault(words[0], len(vocabulary)) if words else -1 for words in token_words] or [-1],
