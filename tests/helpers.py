@@ -42,6 +42,7 @@ from triviador_nb.engine import (
     Pick,
     QuestionBank,
     RuleSet,
+    Timeout,
 )
 from triviador_nb.engine.state import Purpose
 
@@ -136,6 +137,16 @@ def standard_game(seed: int = 0, *, bank: QuestionBank | None = None, rules: Rul
     return game
 
 
+def first_battle(seed: int = 0) -> tuple[Game, int, int, str]:
+    """The standard game with the first attacker attacking its first target:
+    ``(game, attacker, defender, territory)``."""
+    game = standard_game(seed)
+    attacker = game.attacker
+    target = game.legal_targets(attacker)[0]
+    game.apply(Attack(attacker, target))
+    return game, attacker, game.territories[target].owner, target
+
+
 def resolve_battles(game: Game, *outcomes: str) -> list:
     """Answer the battle questions of the attack under way, one outcome each."""
     events = []
@@ -168,9 +179,13 @@ def attack(game: Game, territory: str, *outcomes: str) -> list:
 
 
 def quiet_turn(game: Game) -> list:
-    """The current attacker attacks its first legal target and both answer
-    wrong: nothing changes but the turn."""
-    return attack(game, game.legal_targets(game.attacker)[0], "lose")
+    """A turn that changes nothing but the turn: the current attacker attacks its first
+    legal target and both answer wrong, or lets the timer run out when it has no target
+    (only a rebuild is possible, Long Campaign)."""
+    targets = game.legal_targets(game.attacker)
+    if not targets:
+        return game.apply(Timeout(game.attacker))
+    return attack(game, targets[0], "lose")
 
 
 def advance_to(game: Game, seat: int, battle_round: int) -> None:

@@ -13,6 +13,7 @@ from helpers import (
     answer_guess,
     attack,
     finish_quietly,
+    first_battle,
     new_game,
     snapshot,
     standard_game,
@@ -65,7 +66,7 @@ def test_no_answer_text_reads_as_the_open_question_kind():
     assert parse_action("answer p2 none", none_answer=ChoiceAnswer) == ChoiceAnswer(1, None)
     game = new_game()
     assert game.parse("answer p2 none") == GuessAnswer(1, None)
-    game, *_ = _first_battle()
+    game, *_ = first_battle()
     assert game.parse("answer p2 none") == ChoiceAnswer(1, None)
 
 
@@ -97,14 +98,6 @@ def test_every_action_of_a_bot_game_round_trips_through_text():
 
 
 # ----------------------------------------------------------------------------- illegal actions
-
-
-def _first_battle(seed: int = 0):
-    game = standard_game(seed)
-    a = game.attacker
-    t = game.legal_targets(a)[0]
-    game.apply(Attack(a, t))
-    return game, a, game.territories[t].owner, t
 
 
 def _guess_open():

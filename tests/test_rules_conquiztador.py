@@ -20,6 +20,7 @@ from helpers import (
     attack,
     expansion_round,
     finish_quietly,
+    first_battle,
     kinds,
     new_game,
     owners,
@@ -325,15 +326,6 @@ def test_d12_third_player_just_watches_the_battle():
 
 
 # ----------------------------------------------------------------------------- resolution (D5)
-
-
-def first_battle(seed: int = 0) -> tuple[Game, int, int, str]:
-    """The standard game with the first attacker attacking its first target."""
-    game = standard_game(seed)
-    attacker = game.attacker
-    target = game.legal_targets(attacker)[0]
-    game.apply(Attack(attacker, target))
-    return game, attacker, game.territories[target].owner, target
 
 
 def test_d5_attacker_wrong_defender_wins():

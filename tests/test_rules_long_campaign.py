@@ -20,11 +20,14 @@ import pytest
 from fixture_data import grid_board, synthetic_bank
 from helpers import (
     STANDARD_OWNERS,
+    advance_to,
     answer_all,
     answer_guess,
     attack,
+    finish_quietly,
     kinds,
     owners,
+    quiet_turn,
     scores,
     snapshot,
     standard_game,
@@ -91,27 +94,6 @@ def lc_game(seed: int = 0) -> Game:
             claim(game, t)
     assert game.phase is Phase.BATTLE and game.battle_round == 1 and game.stage == "attack"
     return game
-
-
-def quiet(game: Game) -> None:
-    """A turn that changes nothing: attack the first target and both answer
-    wrong, or let the timer run out when only a rebuild is possible."""
-    seat = game.attacker
-    if game.legal_targets(seat):
-        attack(game, game.legal_targets(seat)[0], "lose")
-    else:
-        game.apply(Timeout(seat))
-
-
-def advance(game: Game, seat: int, battle_round: int) -> None:
-    while not (game.battle_round == battle_round and game.stage == "attack" and game.attacker == seat):
-        assert not game.is_over and game.battle_round <= battle_round, "passed the wanted turn"
-        quiet(game)
-
-
-def finish(game: Game) -> None:
-    while game.stage == "attack":
-        quiet(game)
 
 
 def events_of(game: Game, kind: str) -> list:
@@ -351,7 +333,7 @@ def test_d14_battle_6_rounds_rotating_order():
     turns = []
     while game.stage == "attack":
         turns.append((game.battle_round, game.attacker))
-        quiet(game)
+        quiet_turn(game)
     assert turns == [(r + 1, (r + i) % 3) for r in range(6) for i in range(3)]
     assert [e.data["order"] for e in events_of(game, "round") if "targets" in e.data] == \
         [[0, 1, 2], [1, 2, 0], [2, 0, 1]] * 2
@@ -360,7 +342,7 @@ def test_d14_battle_6_rounds_rotating_order():
 @pytest.mark.parametrize("battle_round", [1, 6])
 def test_d14_battle_adjacent_territories_only_a_base_from_a_bordering_territory(battle_round):
     game = lc_game()
-    advance(game, 0, battle_round)
+    advance_to(game, 0, battle_round)
     assert game.legal_targets(0) == ["A3", "B3", "C1", "C2"]  # C1 borders B1: a castle from round 1
     assert game.wings_targets(0) == []
     assert "does not border" in game.why_illegal(0, "A4")  # p2's castle borders nothing of p1's
@@ -394,7 +376,7 @@ def test_d14_rebuild_instead_of_attacking_with_1_or_2_towers_right_3_again(battl
     game = lc_game()
     attack(game, "C1", *battles)
     assert game.territories["C1"].towers == towers
-    advance(game, 2, 1)
+    advance_to(game, 2, 1)
     assert game.can_rebuild(2)
     actions = game.legal_actions()
     assert actions[-1] == Rebuild(2) and len(actions) == 4 + 1  # four attacks or the rebuild
@@ -413,7 +395,7 @@ def test_d14_rebuild_instead_of_attacking_with_1_or_2_towers_right_3_again(battl
 def test_d14_rebuild_answered_wrong_leaves_the_castle_unchanged():
     game = lc_game()
     attack(game, "C1", "win", "lose")
-    advance(game, 2, 1)
+    advance_to(game, 2, 1)
     game.apply(Rebuild(2))
     answer_all(game)
     assert game.territories["C1"].towers == 2
@@ -424,10 +406,10 @@ def test_d14_rebuild_answered_wrong_leaves_the_castle_unchanged():
 def test_d14_rebuilt_towers_must_all_be_knocked_down_again():
     game = lc_game()
     attack(game, "C1", "win", "win", "lose")
-    advance(game, 2, 1)
+    advance_to(game, 2, 1)
     game.apply(Rebuild(2))
     answer_all(game, right={2})
-    advance(game, 0, 2)
+    advance_to(game, 0, 2)
     asked = len(events_of(game, "question"))
     attack(game, "C1", "win", "win", "win")
     assert len(events_of(game, "question")) == asked + 3
@@ -450,7 +432,7 @@ def test_d14_no_rebuild_of_a_captured_castle_and_not_on_another_players_turn():
     assert game.attacker == 1 and game.can_rebuild(2)
     with pytest.raises(IllegalActionError):
         game.apply(Rebuild(2))  # p2's turn
-    advance(game, 0, 2)
+    advance_to(game, 0, 2)
     attack(game, "C1", "win", "win")
     assert game.territories["C1"].owner == 0 and game.territories["C1"].towers == 0
     assert not game.can_rebuild(0) and not game.can_rebuild(2)  # a ruin is nobody's castle to rebuild
@@ -470,9 +452,9 @@ def capture_c1_in_round_2(seed: int = 0) -> Game:
     game = lc_game(seed)
     attack(game, "C2", "defend")  # round 1: p1; p3 +100
     attack(game, "C3", "defend")  # p2; p3 +100
-    quiet(game)  # p3
+    quiet_turn(game)  # p3
     assert scores(game) == [1600, 1600, 1800]
-    advance(game, 0, 2)
+    advance_to(game, 0, 2)
     attack(game, "C1", "win", "win", "win")
     return game
 
@@ -495,18 +477,18 @@ def test_d14_d9_eliminated_player_skips_later_turns():
     seen = []
     while game.stage == "attack":
         seen.append(game.attacker)
-        quiet(game)
+        quiet_turn(game)
     assert 2 not in seen
     assert game.ranking[-1] == 2
 
 
 def test_d14_d9_ruined_castle_taken_later_worth_1000_to_the_taker_loser_loses_its_current_value():
     game = capture_c1_in_round_2()
-    advance(game, 1, 3)
+    advance_to(game, 1, 3)
     attack(game, "C3", "win")  # p2 now borders C2
-    advance(game, 1, 4)
+    advance_to(game, 1, 4)
     attack(game, "C2", "win")  # p2 now borders the ruin C1
-    advance(game, 1, 5)
+    advance_to(game, 1, 5)
     before = scores(game)
     asked = len(events_of(game, "question"))
     attack(game, "C1", "win")
@@ -521,10 +503,10 @@ def test_d14_d9_ruined_castle_taken_later_worth_1000_to_the_taker_loser_loses_it
 def test_d14_d9_a_later_capture_passes_on_the_earlier_award_and_earns_a_new_one():
     game = capture_c1_in_round_2()
     assert scores(game) == [4400, 1600, 0]
-    advance(game, 1, 3)
+    advance_to(game, 1, 3)
     attack(game, "A2", "win")  # p2 now borders p1's castle A1
     assert scores(game) == [4200, 2000, 0]
-    advance(game, 1, 4)
+    advance_to(game, 1, 4)
     attack(game, "A1", "win", "win", "win")
     assert game.is_over and game.ranking == (1, 0, 2)  # one player left: the game ends
     assert all(s.owner == 1 for s in game.territories.values())
@@ -539,7 +521,7 @@ def test_d14_d9_a_later_capture_passes_on_the_earlier_award_and_earns_a_new_one(
 def test_d14_most_points_wins():
     game = lc_game()
     attack(game, "A3", "win")
-    finish(game)
+    finish_quietly(game)
     assert game.is_over and scores(game) == [2000, 1400, 1600]
     assert game.ranking == (0, 2, 1)
     assert game.win_kind is None
@@ -547,7 +529,7 @@ def test_d14_most_points_wins():
 
 def test_d14_equal_scores_go_to_one_guess_question():
     game = lc_game()
-    finish(game)
+    finish_quietly(game)
     assert scores(game) == [1600, 1600, 1600]
     assert game.phase is Phase.TIEBREAK and game.question.purpose is Purpose.TIEBREAK
     assert game.question.is_guess and game.question.players == (0, 1, 2)
@@ -560,7 +542,7 @@ def test_d14_equal_scores_go_to_one_guess_question():
 def test_d14_a_tie_for_second_place_is_decided_too():
     game = lc_game()
     attack(game, "C2", "defend")  # p3 1700
-    finish(game)
+    finish_quietly(game)
     assert scores(game) == [1600, 1600, 1700]
     assert game.question.purpose is Purpose.TIEBREAK and game.question.players == (0, 1)
     answer_guess(game, (1, 0))
