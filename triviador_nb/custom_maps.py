@@ -44,6 +44,7 @@ from triviador_nb.maps import (
     GEOMETRY_TYPES,
     RULE_SET_TERRITORY_COUNTS,
     GameMap,
+    add_links,
     resolve_links,
     territory_lookup,
 )
@@ -275,16 +276,9 @@ def check_plain_collection(
     pairs, link_errors, link_notes = resolve_links(links, lookup)
     errors += link_errors
     notes += link_notes
-    linked: list[tuple[int, int, str]] = []
-    for a, b, note, description in pairs:
-        if a not in shapes or b not in shapes:
-            continue  # the feature's own problem is reported above
-        if b in neighbours[a]:
-            notes.append(f'{description}: "{names[a]}" and "{names[b]}" already border each other')
-            continue
-        neighbours[a].add(b)
-        neighbours[b].add(a)
-        linked.append((a, b, note))
+    usable = [pair for pair in pairs if pair[0] in shapes and pair[1] in shapes]  # others: reported above
+    linked, already = add_links(usable, neighbours, dict(enumerate(names)))
+    notes += already
 
     # territories nothing reaches
     for index in indices:

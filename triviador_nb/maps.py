@@ -45,10 +45,12 @@ from dataclasses import dataclass
 from numbers import Real
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from triviador_nb.engine.board import Board
 from triviador_nb.resources import data_dir
+
+K = TypeVar("K")  # a territory key: a feature index or a territory id
 
 LatLon = tuple[float, float]
 Link = tuple[str, str, str]
@@ -258,15 +260,8 @@ def _built_map_check(data: dict, path: Path, extra_links: list | None) -> MapChe
     if errors:
         return MapCheck(path, tuple(errors), tuple(notes), None)
     ids = list(features)
-    added: list[Link] = []
-    for a, b, note, who in pairs:
-        a_id, b_id = ids[a], ids[b]
-        if b_id in adjacency[a_id]:
-            notes.append(f'{who}: "{names[a_id]}" and "{names[b_id]}" already border each other')
-            continue
-        adjacency[a_id].add(b_id)
-        adjacency[b_id].add(a_id)
-        added.append((a_id, b_id, note))
+    added, already = add_links(((ids[a], ids[b], note, who) for a, b, note, who in pairs), adjacency, names)
+    notes += already
     (south, west), (north, east) = meta["bounds"]
     game_map = GameMap(
         board=Board(meta["name"], names, adjacency),
@@ -365,6 +360,31 @@ def resolve_links(
         seen[key] = who
         pairs.append((index_a, index_b, note, who))
     return pairs, errors, notes
+
+
+def add_links(pairs: Iterable[tuple[K, K, str, str]], neighbours: Mapping[K, set[K]],
+              names: Mapping[K, str]) -> tuple[list[tuple[K, K, str]], list[str]]:
+    """Make the ends of each resolved link (:func:`resolve_links`) neighbours.
+
+    Args:
+        pairs: ``(a, b, note, description)`` with territory keys (indices or ids).
+        neighbours: each territory's neighbours; changed in place.
+        names: each territory's name, for notes.
+
+    Returns:
+        ``(added, notes)``: the links added as ``(a, b, note)``, and a note for
+        each link between territories that already border each other.
+    """
+    added: list[tuple[K, K, str]] = []
+    notes: list[str] = []
+    for a, b, note, description in pairs:
+        if b in neighbours[a]:
+            notes.append(f'{description}: "{names[a]}" and "{names[b]}" already border each other')
+            continue
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+        added.append((a, b, note))
+    return added, notes
 
 
 def _lookup(lookup: Mapping[str, int], end: str) -> int | None:
