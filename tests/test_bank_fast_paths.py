@@ -10,10 +10,9 @@ from rapidfuzz.utils import default_process
 
 from triviador_nb.banks.csv_bank import REQUIRED_COLUMNS, WRONG_COLUMNS, _earlier_row, check_bank_file, load_bank
 from triviador_nb.banks.detect import Decoded
-from triviador_nb.banks.reading import EXPECTED_HEADER, _arrow_cells, _pandas_cells, _stripped
+from triviador_nb.banks.reading import EXPECTED_HEADER, WHITESPACE, _arrow_cells, _pandas_cells, _stripped
 from triviador_nb.banks.quality import (
     _YEAR_QUESTION,
-    WHITESPACE,
     _candidate_pairs,
     _indexed_candidates,
     _may_ask_year,

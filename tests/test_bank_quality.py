@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from triviador_nb.banks import check_bank_files, load_bank
-from triviador_nb.banks.quality import NEAR_DUPLICATE_SCORE, bank_quality_problems, near_duplicate_pairs
+from triviador_nb.banks.quality import NEAR_DUPLICATE_SCORE, bank_texts, near_duplicate_pairs, quality_problems
 from triviador_nb.banks.usage import bank_stats, bank_usage, percentile
 from triviador_nb.cli import main
 from triviador_nb.engine import find_rule_set
@@ -76,7 +76,7 @@ def test_guess_answer_warnings(tmp_path: Path) -> None:
                          "question": ["In what year will X?", "Year of Y?", "Stars in the sky?", "Code?",
                                       "How many days in a year?", "Which year?"],
                          "answer": ["2061", "1969", "5000000000000", "007", "365", "3000"]}, index=range(2, 8))
-    problems = bank_quality_problems([("f.csv", rows)], current_year=2026)
+    problems = quality_problems(bank_texts([("f.csv", rows)]), current_year=2026)
 
     assert [str(p) for p in problems] == [
         "f.csv:2:answer: warning: the question asks for a year but the answer 2061 is after 2026",

@@ -60,6 +60,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
 
 from triviador_nb.banks.problems import BankProblem
+from triviador_nb.banks.reading import WHITESPACE_UTF8
 
 NEAR_DUPLICATE_SCORE = 90
 """Minimum ``token_set_ratio`` (0-100) of two normalised questions to be near-duplicates."""
@@ -128,20 +129,7 @@ def quality_problems(bank: BankTexts, current_year: int | None = None) -> list[B
     return sorted(problems, key=lambda problem: (order[problem.file], problem.row))
 
 
-def bank_quality_problems(
-    sheets: Sequence[tuple[str, pd.DataFrame]], current_year: int | None = None
-) -> list[BankProblem]:
-    """:func:`quality_problems` of the bank's tables (``sheets`` as :func:`bank_texts` takes them)."""
-    return quality_problems(bank_texts(sheets), current_year)
-
-
 # ------------------------------------------------------------ exact repeats
-
-
-WHITESPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + (
-    "\u2028\u2029\u202f\u205f\u3000"
-)
-"""Exactly the characters ``str.isspace`` accepts (a test checks it)."""
 
 
 def same_question_key(text: str) -> str:
@@ -191,11 +179,11 @@ def text_codes(texts: Sequence[str]) -> np.ndarray:
         return np.array([codes.setdefault(text, len(codes)) for text in texts], dtype=np.int64)
 
 
-# UTF-8 whitespace other than the space: ASCII bytes, and the first two bytes of U+0085, U+00A0
-# (C2 85, C2 A0), U+1680 (E1 9A), U+2000-U+202F (E2 80), U+205F (E2 81) and U+3000 (E3 80).
+# UTF-8 whitespace other than the space: its one-byte characters, and the first two bytes of the others
+# (U+2000-U+202F all start E2 80, so some typographic quotes and dashes are caught too).
 _ASCII_SPACES = np.zeros(256, dtype=bool)
-_ASCII_SPACES[[*range(0x09, 0x0E), *range(0x1C, 0x20)]] = True
-_WIDE_SPACE_STARTS = ((0xC2, 0x85), (0xC2, 0xA0), (0xE1, 0x9A), (0xE2, 0x80), (0xE2, 0x81), (0xE3, 0x80))
+_ASCII_SPACES[[code[0] for code in WHITESPACE_UTF8 if len(code) == 1 and code != b" "]] = True
+_WIDE_SPACE_STARTS = sorted({(code[0], code[1]) for code in WHITESPACE_UTF8 if len(code) > 1})
 
 
 def _odd_whitespace_texts(units: np.ndarray, nuls: np.ndarray) -> np.ndarray:

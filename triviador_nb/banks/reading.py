@@ -125,12 +125,18 @@ def _may_end_in_open_quote(text: str, last: str) -> bool:
     return text.endswith('"' + last.replace('"', '""'))
 
 
-# UTF-8 bytes that can start (end) a whitespace character: ASCII whitespace and the lead (last) bytes of
-# U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F and U+3000.
+WHITESPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + (
+    "\u2028\u2029\u202f\u205f\u3000"
+)
+"""Exactly the characters ``str.isspace`` accepts, i.e. what ``str.strip`` removes (a test checks it)."""
+
+WHITESPACE_UTF8 = tuple(char.encode() for char in WHITESPACE)
+
+# the bytes that start (end) a whitespace character in UTF-8
 _FIRST_BYTES = np.zeros(256, dtype=bool)
-_FIRST_BYTES[[*range(0x09, 0x0E), *range(0x1C, 0x21), 0xC2, 0xE1, 0xE2, 0xE3]] = True
+_FIRST_BYTES[[code[0] for code in WHITESPACE_UTF8]] = True
 _LAST_BYTES = np.zeros(256, dtype=bool)
-_LAST_BYTES[[*range(0x09, 0x0E), *range(0x1C, 0x21), *range(0x80, 0x8B), 0x9F, 0xA0, 0xA8, 0xA9, 0xAF]] = True
+_LAST_BYTES[[code[-1] for code in WHITESPACE_UTF8]] = True
 
 
 def _may_need_strip(column: pa.ChunkedArray) -> np.ndarray:
