@@ -28,7 +28,7 @@ from .errors import (
     NotYourTurnError,
 )
 from .events import Event
-from .questions import ChoiceQuestion, GuessQuestion, QuestionBank
+from .questions import QuestionBank
 from .ranking import rank_guesses
 from .rules import BasePlacement, ClaimExpansion, GuessExpansion, RuleSet, WinKinds
 from .state import AskedQuestion, BattleTurns, Phase, PlayerState, Purpose, TerritoryState
