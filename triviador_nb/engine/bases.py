@@ -7,7 +7,6 @@ the players still to choose, so nobody can be left without a legal base.
 from __future__ import annotations
 
 import random
-from itertools import combinations
 from typing import Sequence
 
 from .board import Board
@@ -26,24 +25,18 @@ def draw_bases(board: Board, players: int, rng: random.Random) -> list[str]:
     return rng.sample(rng.choice(candidates), players)
 
 
-def _fits(board: Board, chosen: Sequence[str], territory: str) -> bool:
-    return territory not in chosen and not any(board.borders(territory, c) for c in chosen)
-
-
 def choosable_bases(board: Board, chosen: Sequence[str], still_to_choose: int) -> list[str]:
     """Territories a player may choose as base now, in board order: not a
     chosen base, bordering none, and leaving ``still_to_choose - 1`` more
-    non-adjacent bases possible for the players after."""
-    out = []
-    for t in board.territories:
-        if not _fits(board, chosen, t):
-            continue
-        rest = [u for u in board.territories if u != t and _fits(board, [*chosen, t], u)]
-        if still_to_choose <= 1 or _has_independent_set(board, rest, still_to_choose - 1):
-            out.append(t)
-    return out
+    non-adjacent bases possible for the players after (D14, D15).
 
-
-def _has_independent_set(board: Board, territories: Sequence[str], size: int) -> bool:
-    return any(not any(board.borders(a, b) for a, b in combinations(combo, 2))
-               for combo in combinations(territories, size))
+    These are the territories of the board's cached sets of
+    ``len(chosen) + still_to_choose`` non-adjacent territories that hold
+    every chosen base.
+    """
+    taken = set(chosen)
+    allowed: set[str] = set()
+    for bases in board.independent_sets(len(taken) + max(still_to_choose, 1)):
+        if taken.issubset(bases):
+            allowed.update(bases)
+    return [t for t in board.territories if t in allowed and t not in taken]
