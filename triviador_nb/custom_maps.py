@@ -30,7 +30,7 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -207,7 +207,7 @@ def _choose_name_property(features: list) -> str | None:
 
 
 def check_plain_collection(
-    data: dict, path: Path, name_property: str | None, links: list | None, players: int
+    data: dict, path: Path, name_property: str | None, links: Iterable[Any] | None, players: int
 ) -> tuple[GameMap | None, list[str], list[str]]:
     """Check a plain GeoJSON FeatureCollection and build its map.
 

@@ -136,6 +136,16 @@ def builtin_map_names() -> list[str]:
     return sorted(p.name.removesuffix(MAP_SUFFIX) for p in data_dir("maps").glob(f"*{MAP_SUFFIX}"))
 
 
+def builtin_map_titles() -> dict[str, str]:
+    """Each shipped map's title by name, e.g. ``{"hungary": "Hungary", ...}``, read without
+    loading and checking the maps."""
+    titles = {}
+    for name in builtin_map_names():
+        data = json.loads(builtin_map_path(name).read_text(encoding="utf-8"))
+        titles[name] = data["triviador"]["title"]
+    return titles
+
+
 def builtin_map_path(name: str) -> Path:
     """The file of the shipped map ``name``.
 
@@ -222,9 +232,6 @@ def check_map(
     if isinstance(players, bool) or not isinstance(players, int) or players < 1:
         raise ValueError(f"players must be a whole number of at least 1, not {players!r}")
     path = Path(path)
-    link_list = None if links is None or isinstance(links, (str, bytes, Mapping)) else list(links)
-    if link_list is None and links is not None:
-        link_list = links  # resolve_links reports it: links must be a list of pairs
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig"))
     except (UnicodeDecodeError, ValueError) as error:  # JSONDecodeError and over-long numbers are ValueErrors
@@ -240,15 +247,15 @@ def check_map(
     if "triviador" not in data:
         from triviador_nb.custom_maps import check_plain_collection  # needs shapely
 
-        game_map, errors, notes = check_plain_collection(data, path, name_property, link_list, players)
+        game_map, errors, notes = check_plain_collection(data, path, name_property, links, players)
         return MapCheck(path, tuple(errors), tuple(notes), game_map, computed=True)
     problems = _collection_problems(data)
     if problems:
         return MapCheck(path, tuple(problems), (), None)
-    return _built_map_check(data, path, link_list)
+    return _built_map_check(data, path, links)
 
 
-def _built_map_check(data: dict, path: Path, extra_links: list | None) -> MapCheck:
+def _built_map_check(data: dict, path: Path, extra_links: Iterable[Any] | None) -> MapCheck:
     """Build the GameMap from an already validated built map, adding ``extra_links``."""
     meta = data["triviador"]
     features = {f["id"]: f for f in data["features"]}
@@ -396,12 +403,9 @@ def _lookup(lookup: Mapping[str, int], end: str) -> int | None:
 # --- validation of built maps: each function returns a list of problems ------
 
 
-def _collection_problems(data: Any) -> list[str]:
-    if not isinstance(data, dict) or data.get("type") != "FeatureCollection":
-        return ['not a GeoJSON FeatureCollection (top level needs "type": "FeatureCollection")']
-    features = data.get("features")
-    if not isinstance(features, list) or not features:
-        return ['"features" must be a non-empty list']
+def _collection_problems(data: dict) -> list[str]:
+    """A built map's problems (``check_map`` has checked it is a FeatureCollection with features)."""
+    features = data["features"]
     problems = _metadata_problems(data.get("triviador"), len(features))
     for index, feature in enumerate(features):
         problems += _feature_problems(index, feature)

@@ -16,7 +16,7 @@ from typing import Sequence
 import ipywidgets as w
 
 from ..engine import RULE_SETS, find_rule_set
-from ..maps import GameMap, MapWarning, builtin_map_names, load_builtin_map
+from ..maps import GameMap, MapWarning, builtin_map_path, builtin_map_titles, load_builtin_map
 from ..engine import QuestionBank
 from . import play, resolve_bank, resolve_map
 from .app import GameApp
@@ -52,7 +52,7 @@ class GameSetup:
         wide = {"width": "320px"}
         self.rules = w.Dropdown(options=[(f"{r.title} ({r.players} players)", r.name) for r in RULE_SETS],
                                 value=find_rule_set(rules).name, description="Rule set", style=style, layout=wide)
-        self.map = w.Dropdown(options=[(load_builtin_map(n).title, n) for n in builtin_map_names()],
+        self.map = w.Dropdown(options=[(title, name) for name, title in builtin_map_titles().items()],
                               value=map, description="Map", style=style, layout=wide)
         self.map_file = w.Text(value="", description="or map file", style=style, layout=wide,
                                placeholder="your own .geojson (path from notebooks/)")
@@ -90,9 +90,8 @@ class GameSetup:
         self._show_bot_seats()
         self._show_preview()
         self._bank: QuestionBank | None = None
-        self._load_bank()
         self.app: GameApp | None = None
-        self.start()
+        self.start()  # reads the bank too
 
     def _repr_mimebundle_(self, **kwargs: object) -> dict:
         return self.widget._repr_mimebundle_(**kwargs)
@@ -157,19 +156,25 @@ class GameSetup:
         self._previewed = game_map or load_builtin_map(self.map.value)
         self.preview_box.children = (map_preview(self._previewed, height="260px").map,)
 
+    def _chosen_builtin_map(self) -> GameMap:
+        """The built-in map chosen in the list (the one previewed, when it is)."""
+        if self._previewed.source_path == builtin_map_path(self.map.value):
+            return self._previewed
+        return load_builtin_map(self.map.value)
+
     def start(self) -> None:
         """Start a new game from the form (the "New game" button)."""
+        self._load_bank()  # the file may have been fixed or edited since it was typed in
         rules = find_rule_set(self.rules.value)
         seed_text = self.seed.value.strip()
         if seed_text and not re.fullmatch(r"[0-9]{1,15}", seed_text):
             self.error.value = f'<div class="tnb-warn">Game no. must be a whole number, not {escape(seed_text)!s}.</div>'
             return
-        self._load_bank()  # the file may have been fixed or edited since it was typed in
         own_map = self.map_file.value.strip()
         try:
             with warnings.catch_warnings():  # shown under the form instead
                 warnings.simplefilter("ignore", MapWarning)
-                game_map = resolve_map(own_map, players=rules.players) if own_map else load_builtin_map(self.map.value)
+                game_map = resolve_map(own_map, players=rules.players) if own_map else self._chosen_builtin_map()
             app = play(rules=rules.name, map=game_map, bank=self.selected_bank(),
                        you=self.you.value.strip() or "Your team",
                        bots=[d.value for d in self.bots[:rules.players - 1]],
