@@ -321,4 +321,6 @@ def test_all_listed_legal_actions_are_accepted():
     game = standard_game(6)
     for stage_game in (new_game(), _pick_open(), _attack_open(), _choice_open(), game):
         for action in stage_game.legal_actions():
-            copy.deepcopy(stage_game).apply(action)
+            played = copy.deepcopy(stage_game)
+            played.apply(action)
+            assert played.actions[-1] == action and len(played.actions) == len(stage_game.actions) + 1
