@@ -63,7 +63,6 @@ import argparse
 import base64
 import hashlib
 import json
-import math
 import subprocess
 import sys
 import tarfile
@@ -76,13 +75,12 @@ from topojson.utils import serialize_as_geojson
 
 from triviador_nb.custom_maps import (  # one projection and one set of measures for build and loader
     DECIMALS,
-    LABEL_TOLERANCE_KM,
-    MIN_SHARED_BORDER_KM,
-    TILE_SIZE_PX,
-    VIEW_SIZE_PX,
+    adjacency_pairs,
+    fit_zoom,
     from_km,
     to_km,
 )
+from triviador_nb.custom_maps import label_point as loader_label_point
 
 REPO = Path(__file__).resolve().parents[1]
 TABLES = REPO / "tools" / "map_build"
@@ -457,22 +455,17 @@ def polygonal(geometry: shapely.Geometry) -> shapely.Geometry:
     return parts[0] if len(parts) == 1 else shapely.MultiPolygon(parts)
 
 
-
-
-
 def adjacency(shapes_km: dict[str, shapely.Geometry], links: list | None = None) -> dict[str, list[str]]:
-    """Territory id -> sorted ids sharing at least ``MIN_SHARED_BORDER_KM`` of border, or linked.
+    """Territory id -> sorted ids sharing at least ``MIN_SHARED_BORDER_KM`` of border (measured as the
+    loader does, :func:`custom_maps.adjacency_pairs`), or linked.
 
     ``links`` are declared ``[a, b, note]`` crossings (straits, bridges), added both ways.
     """
     ids = list(shapes_km)
     neighbours: dict[str, set[str]] = {t: set() for t in ids}
-    for i, a in enumerate(ids):
-        for b in ids[i + 1 :]:
-            shared = shapes_km[a].boundary.intersection(shapes_km[b].boundary).length
-            if shared >= MIN_SHARED_BORDER_KM:
-                neighbours[a].add(b)
-                neighbours[b].add(a)
+    for i, j in adjacency_pairs([shapes_km[t] for t in ids]):
+        neighbours[ids[i]].add(ids[j])
+        neighbours[ids[j]].add(ids[i])
     for a, b, *_ in links or []:
         neighbours[a].add(b)
         neighbours[b].add(a)
@@ -480,30 +473,16 @@ def adjacency(shapes_km: dict[str, shapely.Geometry], links: list | None = None)
 
 
 def label_point(shape_deg: shapely.Geometry, shape_km: shapely.Geometry, mid_lat: float) -> list[float]:
-    """``[lat, lon]`` of the territory's pole of inaccessibility (found in km), inside it.
+    """``[lat, lon]`` of the territory's label as the loader places it (:func:`custom_maps.label_point`).
 
     Raises:
-        BuildError: if the rounded point falls outside the territory.
+        BuildError: the point is not rounded to ``DECIMALS`` places (the rounded
+            pole of inaccessibility fell outside the territory).
     """
-    centre_km = shapely.get_point(shapely.maximum_inscribed_circle(shape_km, LABEL_TOLERANCE_KM), 0)
-    lon, lat = np.round(shapely.get_coordinates(from_km(centre_km, mid_lat))[0], DECIMALS)
-    if not shape_deg.contains(shapely.Point(lon, lat)):
-        raise BuildError(f"label point ({lat}, {lon}) falls outside its territory")
-    return [float(lat), float(lon)]
-
-
-def fit_zoom(south: float, west: float, north: float, east: float) -> int:
-    """The largest whole Leaflet zoom at which the bounds fit in ``VIEW_SIZE_PX`` (Web Mercator)."""
-
-    def mercator_y(lat: float) -> float:
-        return math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
-
-    width_px, height_px = VIEW_SIZE_PX
-    world_fraction_x = (east - west) / 360
-    world_fraction_y = (mercator_y(north) - mercator_y(south)) / (2 * math.pi)
-    zoom_x = math.log2(width_px / (TILE_SIZE_PX * world_fraction_x))
-    zoom_y = math.log2(height_px / (TILE_SIZE_PX * world_fraction_y))
-    return math.floor(min(zoom_x, zoom_y))
+    lat, lon = loader_label_point(shape_deg, shape_km, mid_lat)
+    if (round(lat, DECIMALS), round(lon, DECIMALS)) != (lat, lon):
+        raise BuildError(f"label point ({lat}, {lon}) falls outside its territory when rounded")
+    return [lat, lon]
 
 
 # --- output ------------------------------------------------------------------
