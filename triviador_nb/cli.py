@@ -20,8 +20,6 @@ import sys
 import time
 from collections.abc import Sequence
 
-from triviador_nb.banks import check_and_load_bank, load_bank
-
 PROG = "triviador-nb"
 
 
@@ -69,7 +67,8 @@ def _run_simulate(args: argparse.Namespace) -> int:
     from triviador_nb.bots import Bot
     from triviador_nb.engine import find_rule_set
     from triviador_nb.simulate import play_bot_game, summarise
-    from triviador_nb.ui import resolve_bank, resolve_map
+    from triviador_nb.banks import resolve_bank
+    from triviador_nb.maps import resolve_map
 
     try:
         rules = find_rule_set(args.rules)
@@ -120,6 +119,8 @@ def _add_bank_check_parser(actions: argparse._SubParsersAction) -> None:
 
 
 def _run_bank_check(args: argparse.Namespace) -> int:
+    from triviador_nb.banks import check_and_load_bank
+
     args.files = _bank_paths(args.files)
     try:
         problems, bank = check_and_load_bank(args.files)  # one pass: checked and, if clean, loaded
@@ -162,17 +163,15 @@ def _add_bank_stats_parsers(actions: argparse._SubParsersAction) -> None:
 
 def _bank_paths(files: list[str]) -> list[str]:
     """The files, with a built-in bank's name (e.g. general_knowledge_en) turned into its file."""
-    from triviador_nb.banks import builtin_bank_names
-    from triviador_nb.resources import data_dir
+    from triviador_nb.banks import builtin_bank_names, builtin_bank_path
 
     builtin = set(builtin_bank_names())
-    return [str(data_dir("question_banks") / f"{name}.csv") if name in builtin and not Path(name).exists() else name
-            for name in files]
+    return [str(builtin_bank_path(name)) if name in builtin and not Path(name).exists() else name for name in files]
 
 
 def _load_for_command(files: list[str]):
     """``(bank, 0)``, or ``(None, status)`` after printing why it cannot be loaded (1 errors, 2 unreadable)."""
-    from triviador_nb.banks import BankError
+    from triviador_nb.banks import BankError, load_bank
 
     try:
         return load_bank(_bank_paths(files)), 0
@@ -211,7 +210,7 @@ def _run_bank_stats(args: argparse.Namespace) -> int:
 def _run_bank_simulate(args: argparse.Namespace) -> int:
     from triviador_nb.banks.usage import bank_usage
     from triviador_nb.engine import find_rule_set
-    from triviador_nb.ui import resolve_map
+    from triviador_nb.maps import resolve_map
 
     try:
         rules = find_rule_set(args.rules)

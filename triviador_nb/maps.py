@@ -168,6 +168,25 @@ def load_builtin_map(name: str) -> GameMap:
     return load_map(builtin_map_path(name))
 
 
+def resolve_map(game_map: str | Path | GameMap, players: int = 3) -> GameMap:
+    """A map from a built-in name (e.g. ``"hungary"``), a GeoJSON path, or a map.
+
+    Args:
+        players: the rule set's player count; a teacher's own map must hold
+            that many non-adjacent bases (D15).
+
+    Raises:
+        MapError: the file breaks the format or the rules (every problem listed).
+        OSError: the file cannot be read.
+        ValueError: an unknown built-in name (the known ones are listed).
+    """
+    if isinstance(game_map, GameMap):
+        return game_map
+    if str(game_map).endswith(".geojson") or Path(game_map).exists():
+        return load_map(game_map, players=players)
+    return load_builtin_map(str(game_map))
+
+
 def load_map(
     path: str | Path,
     name_property: str | None = None,

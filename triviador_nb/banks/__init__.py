@@ -6,10 +6,12 @@ See :mod:`triviador_nb.banks.csv_bank` for the file format.
 from triviador_nb.banks.csv_bank import (
     check_and_load_bank,
     builtin_bank_names,
+    builtin_bank_path,
     check_bank_file,
     check_bank_files,
     load_bank,
     load_builtin_bank,
+    resolve_bank,
 )
 from triviador_nb.banks.problems import BankError, BankProblem
 
@@ -18,8 +20,10 @@ __all__ = [
     "BankError",
     "BankProblem",
     "builtin_bank_names",
+    "builtin_bank_path",
     "check_bank_file",
     "check_bank_files",
     "load_bank",
     "load_builtin_bank",
+    "resolve_bank",
 ]

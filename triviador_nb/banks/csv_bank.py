@@ -31,7 +31,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from itertools import compress
@@ -205,10 +205,44 @@ def load_builtin_bank(name: str = "general_knowledge_en") -> QuestionBank:
         ValueError: no built-in bank has that name (the message lists them).
         BankError: the shipped file has errors.
     """
+    return load_bank(builtin_bank_path(name), name=name)
+
+
+def builtin_bank_path(name: str) -> Path:
+    """The file of the built-in bank ``name``.
+
+    Raises:
+        ValueError: no built-in bank has that name (the message lists them).
+    """
     names = builtin_bank_names()
     if name not in names:
         raise ValueError(f"no built-in question bank {name!r} (available: {', '.join(names) or 'none'})")
-    return load_bank(data_dir("question_banks") / f"{name}.csv", name=name)
+    return data_dir("question_banks") / f"{name}.csv"
+
+
+def resolve_bank(bank: str | Path | Sequence[str | Path] | QuestionBank) -> QuestionBank:
+    """A question bank from a built-in name, a CSV path, several paths, or a bank.
+
+    Raises:
+        BankError: a CSV file has errors (every one is listed).
+        FileNotFoundError: a CSV path that does not exist (says where relative paths start).
+        ValueError: an unknown built-in name (the known ones are listed).
+    """
+    if isinstance(bank, QuestionBank):
+        return bank
+    if isinstance(bank, str) and not bank.strip():
+        raise ValueError("no question bank given: a built-in name (e.g. general_knowledge_en) or a file")
+    if not isinstance(bank, (list, tuple)) and Path(bank).suffix == "" and not Path(bank).exists():
+        return load_builtin_bank(str(bank))
+    paths = list(bank) if isinstance(bank, (list, tuple)) else [bank]
+    if not paths:
+        raise ValueError("no question bank files given")
+    missing = [str(p) for p in paths if not Path(p).is_file()]
+    if missing:
+        raise FileNotFoundError(f"no question bank file {', '.join(missing)} (relative paths start in "
+                                f"{Path.cwd()}); give the full path, or e.g. '../question_banks/NAME.csv' "
+                                "from the notebooks folder")
+    return load_bank(paths if len(paths) > 1 else paths[0])
 
 
 def _as_paths(path_or_paths: StrPath | Iterable[StrPath]) -> list[Path]:

@@ -6,59 +6,15 @@ import secrets
 from pathlib import Path
 from typing import Sequence
 
-from ..banks import load_bank, load_builtin_bank
+from ..banks import resolve_bank
 from ..bots import Bot
-from ..engine import Game, QuestionBank, find_rule_set
-from ..maps import GameMap, load_builtin_map, load_map
+from ..engine import Game, find_rule_set
+from ..maps import GameMap, resolve_map
 from .app import GameApp
 from .scheduler import LoopScheduler, ManualScheduler, Scheduler
 
 __all__ = ["play", "setup", "GameApp", "GameSetup", "LoopScheduler", "ManualScheduler", "resolve_bank",
            "resolve_map"]
-
-
-def resolve_bank(bank: str | Path | Sequence[str | Path] | QuestionBank) -> QuestionBank:
-    """A question bank from a built-in name, a CSV path, several paths, or a bank.
-
-    Raises:
-        BankError: a CSV file has errors (every one is listed).
-        FileNotFoundError: a CSV path that does not exist (says where relative paths start).
-        ValueError: an unknown built-in name (the known ones are listed).
-    """
-    if isinstance(bank, QuestionBank):
-        return bank
-    if isinstance(bank, str) and not bank.strip():
-        raise ValueError("no question bank given: a built-in name (e.g. general_knowledge_en) or a file")
-    if not isinstance(bank, (list, tuple)) and Path(bank).suffix == "" and not Path(bank).exists():
-        return load_builtin_bank(str(bank))
-    paths = list(bank) if isinstance(bank, (list, tuple)) else [bank]
-    if not paths:
-        raise ValueError("no question bank files given")
-    missing = [str(p) for p in paths if not Path(p).is_file()]
-    if missing:
-        raise FileNotFoundError(f"no question bank file {', '.join(missing)} (relative paths start in "
-                                f"{Path.cwd()}); give the full path, or e.g. '../question_banks/NAME.csv' "
-                                "from the notebooks folder")
-    return load_bank(paths if len(paths) > 1 else paths[0])
-
-
-def resolve_map(game_map: str | Path | GameMap, players: int = 3) -> GameMap:
-    """A map from a built-in name (e.g. ``"hungary"``), a GeoJSON path, or a map.
-
-    Args:
-        players: the rule set's player count; a teacher's own map must hold
-            that many non-adjacent bases (D15).
-
-    Raises:
-        MapError: the file breaks the format or the rules (every problem listed).
-        OSError: the file cannot be read.
-        ValueError: an unknown built-in name (the known ones are listed).
-    """
-    if isinstance(game_map, GameMap):
-        return game_map
-    if str(game_map).endswith(".geojson") or Path(game_map).exists():
-        return load_map(game_map, players=players)
-    return load_builtin_map(str(game_map))
 
 
 def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledge_en",
