@@ -331,7 +331,7 @@ def _read_file(path: Path, earlier: list[_Sheet]) -> _Sheet:
     file = str(path)
     data = path.read_bytes()
     decoded = None if data.startswith(b"PK\x03\x04") else decode(data)  # the text is decoded once
-    imported = import_data(path, data, file, decoded)  # Kahoot, Quizizz, Blooket, Gimkit, GIFT, Aiken (see formats)
+    imported = import_data(data, file, decoded)  # Kahoot, Quizizz, Blooket, Gimkit, GIFT, Aiken (see formats)
     if imported is not None:
         return _read_imported(path, imported, earlier)
     table, problems = read_table(path, file, data, decoded)

@@ -93,16 +93,10 @@ class Imported:
 
 
 def detect_format(path: str | Path) -> str:
-    """``"csv"`` (the project's format, also the default) or one of :data:`FORMATS`."""
-    path = Path(path)
-    data = path.read_bytes()
-    if data.startswith(b"PK\x03\x04"):
-        header = _find_header(_xlsx_records(path))
-        return header[0] if header else "xlsx"
-    text = decode(data).text
-    head = _csv_records(text, HEADER_SEARCH_ROWS)
-    header = _find_header(head)
-    return header[0] if header else _text_format(text, head)
+    """``"csv"`` (the project's format, also the default) or one of :data:`FORMATS` (``"xlsx"`` or
+    ``"xls"`` for a workbook that cannot be imported)."""
+    imported = import_file(path)
+    return "csv" if imported is None else imported.format
 
 
 def _text_format(text: str, head: list[list[str]]) -> str:
@@ -122,16 +116,16 @@ def import_file(path: str | Path, file: str | None = None) -> Imported | None:
     ``file`` is the name used in problems (default ``str(path)``).
     """
     path = Path(path)
-    return import_data(path, path.read_bytes(), str(path) if file is None else file)
+    return import_data(path.read_bytes(), str(path) if file is None else file)
 
 
-def import_data(path: Path, data: bytes, file: str, decoded: Decoded | None = None) -> Imported | None:
+def import_data(data: bytes, file: str, decoded: Decoded | None = None) -> Imported | None:
     """Like :func:`import_file` for a file whose bytes (and perhaps decoded text) were already read."""
     if data.startswith(b"\xd0\xcf\x11\xe0"):  # the old binary Excel format
         return _failed("xls", file, "an old .xls workbook, which cannot be read: save it as .xlsx or CSV")
     if data.startswith(b"PK\x03\x04"):
         try:
-            records = _xlsx_records(path)
+            records = _xlsx_records(data)
         except Exception as exc:  # openpyxl raises many kinds for damaged workbooks
             return _failed("xlsx", file, f"cannot read the workbook: {exc}")
         found = _find_header(records)
@@ -178,11 +172,11 @@ def _cell_text(value: object) -> str:
     return str(value).strip()
 
 
-def _xlsx_records(path: Path) -> list[list[str]]:
+def _xlsx_records(data: bytes) -> list[list[str]]:
     """The first sheet's cells as text, one list per Excel row (row 1 first, blank rows kept)."""
     from openpyxl import load_workbook
 
-    workbook = load_workbook(io.BytesIO(path.read_bytes()), data_only=True)  # any file name
+    workbook = load_workbook(io.BytesIO(data), data_only=True)  # from the bytes: any file name
     try:
         sheet = workbook.worksheets[0]
         return [
