@@ -2,6 +2,7 @@
 
 Countdowns and bot delays are ``call_later`` callbacks on the running event
 loop, so they never block the kernel (``time.sleep`` would block clicks).
+Callbacks are never cancelled: the UI ignores those of a game it has left.
 """
 
 from __future__ import annotations
@@ -12,18 +13,14 @@ import itertools
 from typing import Callable, Protocol
 
 
-class Handle(Protocol):
-    def cancel(self) -> None: ...
-
-
 class Scheduler(Protocol):
     """What the UI needs of a clock."""
 
     def now(self) -> float:
         """Seconds on a monotonic clock."""
 
-    def call_later(self, delay_s: float, callback: Callable[[], None]) -> Handle:
-        """Run ``callback`` after ``delay_s`` seconds; returns a cancellable handle."""
+    def call_later(self, delay_s: float, callback: Callable[[], None]) -> None:
+        """Run ``callback`` after ``delay_s`` seconds."""
 
 
 class LoopScheduler:
@@ -44,16 +41,8 @@ class LoopScheduler:
     def now(self) -> float:
         return self.loop.time()
 
-    def call_later(self, delay_s: float, callback: Callable[[], None]) -> Handle:
-        return self.loop.call_later(max(0.0, delay_s), callback)
-
-
-class _ManualHandle:
-    def __init__(self) -> None:
-        self.cancelled = False
-
-    def cancel(self) -> None:
-        self.cancelled = True
+    def call_later(self, delay_s: float, callback: Callable[[], None]) -> None:
+        self.loop.call_later(max(0.0, delay_s), callback)
 
 
 class ManualScheduler:
@@ -64,27 +53,20 @@ class ManualScheduler:
 
     def __init__(self) -> None:
         self._now = 0.0
-        self._queue: list[tuple[float, int, _ManualHandle, Callable[[], None]]] = []
+        self._queue: list[tuple[float, int, Callable[[], None]]] = []
         self._counter = itertools.count()
 
     def now(self) -> float:
         return self._now
 
-    def call_later(self, delay_s: float, callback: Callable[[], None]) -> Handle:
-        handle = _ManualHandle()
-        heapq.heappush(self._queue, (self._now + max(0.0, delay_s), next(self._counter), handle, callback))
-        return handle
+    def call_later(self, delay_s: float, callback: Callable[[], None]) -> None:
+        heapq.heappush(self._queue, (self._now + max(0.0, delay_s), next(self._counter), callback))
 
     def advance(self, seconds: float) -> None:
         """Move the clock forward, running callbacks as they fall due."""
         until = self._now + seconds
         while self._queue and self._queue[0][0] <= until:
-            due, _, handle, callback = heapq.heappop(self._queue)
+            due, _, callback = heapq.heappop(self._queue)
             self._now = max(self._now, due)
-            if not handle.cancelled:
-                callback()
+            callback()
         self._now = until
-
-    def pending(self) -> int:
-        """Callbacks still waiting (cancelled ones excluded)."""
-        return sum(not h.cancelled for _, _, h, _ in self._queue)

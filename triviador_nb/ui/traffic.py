@@ -42,6 +42,3 @@ class WidgetTraffic:
     @property
     def total_bytes(self) -> int:
         return sum(size for _, size in self.messages)
-
-    def reset(self) -> None:
-        self.messages.clear()
