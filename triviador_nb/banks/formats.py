@@ -41,6 +41,7 @@ import csv
 import io
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
@@ -318,18 +319,16 @@ def _blank(sheet: _Sheet, record: list[str], keys: list[str]) -> bool:
     return not any(sheet.cell(record, key) for key in keys)
 
 
-def _kahoot_row(sheet: _Sheet, row: int, record: list[str]) -> None:
+def _four_answer_row(question: str) -> Callable[[_Sheet, int, list[str]], None]:
+    """The row importer of a sheet with Answer 1-4 and Correct Answer(s) columns (Kahoot, Blooket),
+    its question in column ``question``."""
     answers = ["answer 1", "answer 2", "answer 3", "answer 4"]
-    if _blank(sheet, record, ["question", *answers, "correct answer"]):
-        return
-    sheet.choice(row, "question", answers, "correct answer", record)
 
+    def import_row(sheet: _Sheet, row: int, record: list[str]) -> None:
+        if not _blank(sheet, record, [question, *answers, "correct answer"]):
+            sheet.choice(row, question, answers, "correct answer", record)
 
-def _blooket_row(sheet: _Sheet, row: int, record: list[str]) -> None:
-    answers = ["answer 1", "answer 2", "answer 3", "answer 4"]
-    if _blank(sheet, record, ["question text", *answers, "correct answer"]):
-        return
-    sheet.choice(row, "question text", answers, "correct answer", record)
+    return import_row
 
 
 def _quizizz_row(sheet: _Sheet, row: int, record: list[str]) -> None:
@@ -372,7 +371,7 @@ def _gimkit_row(sheet: _Sheet, row: int, record: list[str]) -> None:
         sheet.add(row, "choice", question, [right, *wrong])
 
 
-_IMPORTERS = {"kahoot": _kahoot_row, "blooket": _blooket_row, "quizizz": _quizizz_row, "gimkit": _gimkit_row}
+_IMPORTERS = {"kahoot": _four_answer_row("question"), "blooket": _four_answer_row("question text"), "quizizz": _quizizz_row, "gimkit": _gimkit_row}
 
 
 # ---------------------------------------------------------------- text formats

@@ -15,9 +15,11 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from ..banks import check_bank_files
-from ..engine import ChoiceQuestion, QuestionBank
+from ..engine import ChoiceQuestion, QuestionBank, Timers
 from .question_panel import QuestionPanel
 from .styles import CSS
+
+TIMERS = Timers()  # the answer times of every rule set (D3)
 
 
 def problems_table(paths: Sequence[str | Path]) -> pd.DataFrame:
@@ -68,10 +70,10 @@ class QuestionPreview:
             options = list(question.options)
             self._rng.shuffle(options)
             self._options = tuple(options)
-            self.panel.ask("Multiple-choice question · preview", question.text, self._options, True, 15)
+            self.panel.ask("Multiple-choice question · preview", question.text, self._options, True, TIMERS.choice_s)
         else:
             self._options = ()
-            self.panel.ask("Guess question · preview", question.text, (), True, 10)
+            self.panel.ask("Guess question · preview", question.text, (), True, TIMERS.guess_s)
 
     def _chosen(self, option: int) -> None:
         question = self._by_id[self.picker.value]
