@@ -271,14 +271,18 @@ def test_a_missing_bank_file_says_where_relative_paths_start():
 def test_expansion_outcome_names_the_real_picks(clock, app):
     asked = app.game.question
     app.panel.guess_box.value = str(asked.question.answer)  # exact: your team is closest
-    clock.advance(9.5)
+    for _ in range(40):  # until the bots have answered and the result is on screen
+        clock.advance(0.25)
+        if "Result" in app.panel.header.value:
+            break
     queue = list(app.game.pick_queue)
     assert queue[:2] == [0, 0]
     names = [app.game.players[s].name for s in dict.fromkeys(queue)]
     expected = "Closest: Your team. " + "; ".join(
         f"{n}: {queue.count(s)} pick{'s' if queue.count(s) > 1 else ''}" for n, s in zip(names, dict.fromkeys(queue)))
     assert app._outcome == [expected + "."]
-    assert f'<div class="tnb-outcome"><div>{expected}.</div></div>' in app.reveal.value
+    assert app.panel.text.value == f'<div class="tnb-qtext">{expected}.</div>'  # in the panel, where players look
+    assert "Closest" not in app.reveal.value + app.message.value  # and only there (issue 9: it was shown twice)
 
 
 def test_resume_before_start_starts_the_game(clock):
@@ -460,7 +464,7 @@ def test_setup_filters_the_bank_by_category_and_difficulty_and_says_if_it_is_eno
     from triviador_nb.ui import setup
 
     form = setup(scheduler=clock)
-    assert "Geography" in form.categories.value and form.difficulties.value == ("easy", "hard", "medium")
+    assert "Geography" in form.categories.value and form.difficulties.value == ("easy", "medium", "hard")  # easiest first (issue 9)
     assert "enough for a game without repeats" in form.enough.value
     form.categories.value = ("History",)
     form.difficulties.value = ("easy",)

@@ -33,6 +33,7 @@ from ..engine.state import Purpose
 from ..maps import GameMap
 from ..reports import question_reports, report_table
 from . import panels
+from .cells import close_widgets, shown_by_cell
 from .map_view import MapView
 from .palette import seat_colour
 from .question_panel import QuestionPanel
@@ -87,17 +88,19 @@ class GameApp:
         first = ("the players choose their bases then" if self.game.stage == "base"
                  else "the bases are drawn; the first question's timer starts then")
         self.panel.clear(f"Press Start when the class is ready: {first}.")
+        shown_by_cell(self)  # a re-run of the cell that made this app closes the app it made before
 
     def start(self) -> None:
         """Begin play: the first question appears and its timer starts."""
         if not self._started:
             self._started = True
+            self._say("")
             self._step()
 
     # ------------------------------------------------------------------ layout
 
     def _build_widgets(self) -> None:
-        self.map_view = MapView(self.game_map)
+        self.map_view = MapView(self.game_map, note="Map: Made with Natural Earth")
         rules = self.game.rules
         values = {phase.value for phase in rules.expansion} | {rules.capture_value, rules.ruin_taken_value}
         self.map_view.preload_labels([seat_colour(c) for c in self.game.colours], sorted(values),
@@ -132,13 +135,12 @@ class GameApp:
                                layout={"width": "100%", "justify_content": "space-between"})
         self.start_button = self._big_button("Start the game", "primary", self.start)
         side = w.VBox([self.scoreboard, self.start_button, self.message, self.panel.widget, turn_controls,
-                       self.ranking,
-                       self.play_again, self.report_box, self.reveal, self.log],
-                      layout={"width": "40%", "padding": "0 0 0 12px", "overflow": "visible"})
-        board = w.VBox([self.map_view.map, w.HTML('<div class="tnb-note" style="font-size:12px">'
-                                                  'Map: Made with Natural Earth</div>')],
-                       layout={"width": "60%"})
-        self.widget = w.VBox([w.HTML(CSS), self.title, self.status, w.HBox([board, side])],
+                       self.ranking, self.play_again, self.report_box, self.reveal, self.log],
+                      layout={"flex": "1 1 0", "min_width": "300px", "padding": "0 0 0 12px",
+                              "overflow": "visible"})
+        self.widget = w.VBox([w.HTML(CSS), self.title, self.status,
+                              w.HBox([self.map_view.widget, side], layout={"align_items": "flex-start",
+                                                                          "width": "100%"})],
                              layout={"width": "100%"})
         self.widget.add_class("tnb-root")
 
@@ -322,7 +324,7 @@ class GameApp:
             self._outcome = panels.outcome_lines(self.game, events)
             self._paused = True
             self._render()
-            self.panel.clear(" ".join(self._outcome) or "See the result below.")
+            self.panel.result(self._outcome or ["See the result below."])
             epoch = self._epoch
             self._later(self.reveal_s * self.pace, lambda: self._step() if epoch == self._epoch else None)
         else:
@@ -339,7 +341,7 @@ class GameApp:
                             f'<span class="tnb-note" style="font-size:14px"> · game {game.seed}</span></div>')
         self.status.value = panels.status_html(game, self.human, paused=self._paused, started=self._started)
         self.scoreboard.value = panels.scoreboard_html(game, roles)
-        self.reveal.value = panels.outcome_html(self._outcome) + panels.reveal_html(game, self._last_reveal)
+        self.reveal.value = panels.reveal_html(game, self._last_reveal)
         self.log.value = panels.log_html(game.events)
         over = game.is_over
         self.ranking.value = panels.ranking_html(game) if over else ""
@@ -438,6 +440,12 @@ class GameApp:
         replaces it); ``resume()`` and ``restart()`` do nothing after this."""
         self._epoch += 1
         self._stopped = True
+
+    def close(self) -> None:
+        """Stop the game (:meth:`stop`) and close all its widgets, in the
+        kernel and in the browser; the game itself stays in ``app.game``."""
+        self.stop()
+        close_widgets(self.widget)
 
     def restart(self) -> None:
         """Start a new game with the same settings and the next seed ("Play again").

@@ -6,6 +6,16 @@ So each territory is its own ``Polygon``; a label is a ``Marker`` whose
 ``DivIcon`` is cached per distinct content, so a change re-points the marker
 at an existing icon instead of sending new HTML. The map has no tile layer:
 it renders offline.
+
+The board stays put, as a board game's does (measured in JupyterLab and Voila,
+Chromium): a map that can be dragged turns a click during which the page
+scrolls into a drag (the click is lost), and a focusable map (Leaflet's
+``keyboard``) takes focus on mouse-down and scrolls the page 40-300 px before
+mouse-up, so the click lands on another territory. The map therefore neither
+drags, zooms nor takes focus. Its size is fixed in CSS: ipyleaflet's own CSS
+gives the map ``flex: 1 1 auto``, so in a column it grew with the side panel
+(600 px to 1,077 px); here its height is set outright, never stretched, and
+its width follows the map's shape, so the territories fill it.
 """
 
 from __future__ import annotations
@@ -14,13 +24,19 @@ import math
 from html import escape
 from typing import Callable, Iterable, Mapping
 
+import ipywidgets as w
 from ipyleaflet import DivIcon, Map, Marker, Polygon
 
 from ..maps import GameMap
+from .browser_input import BrowserInput
 from .palette import BORDER, FREE, HIGHLIGHT
+from .styles import MAP_CSS
 
-LABEL_SIZE = (80, 48)  # pixels (width, height) of a value/castle label, drawn above the label point
-NAME_SIZE = (110, 28)  # pixels of a name label, drawn below it
+# The game map's height: as tall as fits beside JupyterLab's menus and the
+# game's title on a 720 px projector (420 px) or a 1080 px screen (660 px).
+GAME_MAP_HEIGHT = "clamp(320px, calc(100vh - 300px), 660px)"
+GAME_MAP_SHARE = "62%"  # of the game's width at most; the side panel takes the rest
+ZERO = [0, 0]  # labels are drawn by CSS around their point (styles.py), so their icons have no size
 
 
 def _ring(ring: list) -> list[tuple[float, float]]:
@@ -56,6 +72,16 @@ def fit_view(bounds: tuple[tuple[float, float], tuple[float, float]], width_px: 
     return (lat_mid, (west + east) / 2), zoom
 
 
+def view_aspect(bounds: tuple[tuple[float, float], tuple[float, float]]) -> float:
+    """Width over height of ``bounds`` ((south, west), (north, east), degrees)
+    as the map draws them (Web Mercator), kept within 0.5-2.5 so that a very
+    tall or very wide country still gets a usable board."""
+    (south, west), (north, east) = bounds
+    dx = (east - west) / 360 * 256
+    dy = _mercator_y(south) - _mercator_y(north)
+    return min(2.5, max(0.5, dx / dy)) if dy > 0 else 1.0
+
+
 def castle_svg(standing: int, total: int, colour: str) -> str:
     """A small castle drawing: ``standing`` of ``total`` towers upright in
     ``colour``, fallen ones as grey rubble (D8: fallen towers stay fallen)."""
@@ -70,24 +96,26 @@ def castle_svg(standing: int, total: int, colour: str) -> str:
             parts.append(f'<path d="M{x} 20 L{x + 2} 15 L{x + 5} 17 L{x + 7} 14 L{x + 9} 20 Z" fill="#9a9a9a" '
                          'stroke="#444" stroke-width="1"/>')
     width = 4 + total * 12
-    return (f'<svg width="{width * 1.3:.0f}" height="29" viewBox="0 0 {width} 22" '
+    return (f'<svg class="tnb-castle-svg" width="{width * 1.3:.0f}" height="29" viewBox="0 0 {width} 22" '
             f'aria-label="{standing} of {total} towers">'
             + "".join(parts) + "</svg>")
 
 
 def label_html(value: int | None, towers: int | None, total_towers: int, colour: str) -> str:
-    """HTML of a territory's changing label: castle (for bases) and value.
+    """HTML of a territory's changing label: castle (for bases) and value,
+    drawn above the label point.
 
     It names no territory, so territories in the same state share one icon.
     """
     castle = castle_svg(towers, total_towers, colour) if towers is not None else ""
     points = f'<div class="tnb-value">{value}</div>' if value else ""
-    return f'<div class="tnb-label">{castle}{points}</div>'
+    return f'<div class="tnb-label tnb-points">{castle}{points}</div>'
 
 
-def name_html(name: str) -> str:
-    """HTML of a territory's fixed name label."""
-    return f'<div class="tnb-label tnb-name">{escape(name)}</div>'
+def name_html(territory: str, name: str) -> str:
+    """HTML of a territory's fixed name label, drawn below the label point
+    (``data-territory`` lets a browser test find the territory by its id)."""
+    return f'<div class="tnb-label tnb-name" data-territory="{escape(territory)}">{escape(name)}</div>'
 
 
 class MapView:
@@ -95,23 +123,41 @@ class MapView:
 
     Args:
         game_map: the loaded map (geometry, labels, centre, zoom).
-        height: CSS height of the map, e.g. ``"640px"``.
+        height: CSS height of the map, e.g. ``"260px"`` for a preview; None
+            (the game) for a board of :data:`GAME_MAP_HEIGHT` at most, as wide
+            as the map's shape asks and :data:`GAME_MAP_SHARE` of the row at
+            most, never stretched by what stands beside it.
+        note: a small line under the map (the map data's credit).
 
     Attributes:
-        map: the ``ipyleaflet.Map`` to display.
+        widget: what to display: the map and its :class:`BrowserInput`, in a
+            box whose width the map's name labels are sized to.
+        map: the ``ipyleaflet.Map``.
+        aspect: the map's width over its height (:func:`view_aspect`).
         polygons: territory id -> its ``Polygon``.
         labels: territory id -> its value/castle label ``Marker`` (changes).
         names: territory id -> its name label ``Marker`` (fixed).
     """
 
-    def __init__(self, game_map: GameMap, height: str = "clamp(360px, 62vh, 600px)"):
+    def __init__(self, game_map: GameMap, height: str | None = None, note: str = ""):
         self.game_map = game_map
+        self.aspect = view_aspect(game_map.bounds)
+        if height is None:  # the game's board: its width is the container's (100cqw), see styles.py
+            box = {"width": f"min({GAME_MAP_SHARE}, calc({GAME_MAP_HEIGHT} * {self.aspect:.3f}))"}
+            height = f"min({GAME_MAP_HEIGHT}, calc(100cqw / {self.aspect:.3f}))"
+        else:
+            box = {"width": "100%"}
         self.map = Map(center=game_map.center, zoom=game_map.zoom, layers=(),
-                       scroll_wheel_zoom=False, double_click_zoom=False, attribution_control=False,
-                       zoom_snap=0.25, zoom_delta=0.5, layout={"height": height, "width": "100%"})
+                       dragging=False, keyboard=False, zoom_control=False, box_zoom=False, touch_zoom=False,
+                       scroll_wheel_zoom=False, double_click_zoom=False, inertia=False, attribution_control=False,
+                       zoom_snap=0.25, zoom_delta=0.5,
+                       layout={"height": height, "min_height": "0", "width": "100%", "flex": "0 0 auto"})
         for layer in list(self.map.layers):  # no tiles at all: offline
             self.map.remove(layer)
         self.map.add_class("tnb-map")
+        credit = [w.HTML(f'<div class="tnb-note" style="font-size:12px">{escape(note)}</div>')] if note else []
+        self.widget = w.VBox([w.HTML(MAP_CSS), self.map, *credit, BrowserInput()], layout={**box, "flex": "0 0 auto"})
+        self.widget.add_class("tnb-board")
         self._fitted_size: tuple[float, float] | None = None
         self.map.observe(self._fit, names=["left", "right", "top", "bottom"])
         self._click_handlers: list[Callable[[str], None]] = []
@@ -122,12 +168,12 @@ class MapView:
         for tid in game_map.board.territories:
             polygon = Polygon(locations=leaflet_locations(game_map.features[tid]["geometry"]),
                               color=BORDER, weight=1, opacity=1.0, fill_color=FREE, fill_opacity=0.9,
-                              name=tid)
+                              dash_array="", name=tid)
             polygon.on_click(self._click_callback(tid))
             self.polygons[tid] = polygon
-            self.labels[tid] = self._marker(tid, self._icon(label_html(None, None, 0, FREE), LABEL_SIZE, bottom=True))
-            self.names[tid] = self._marker(tid, DivIcon(html=name_html(game_map.board.names[tid]),
-                                                        icon_size=list(NAME_SIZE), icon_anchor=[NAME_SIZE[0] // 2, 0]))
+            self.labels[tid] = self._marker(tid, self._icon(label_html(None, None, 0, FREE)))
+            self.names[tid] = self._marker(tid, DivIcon(html=name_html(tid, game_map.board.names[tid]),
+                                                        icon_size=ZERO, icon_anchor=ZERO))
             self.map.add(polygon)
         for marker in (*self.labels.values(), *self.names.values()):
             self.map.add(marker)
@@ -168,12 +214,12 @@ class MapView:
     def _marker(self, territory: str, icon: DivIcon) -> Marker:
         return Marker(location=self.game_map.labels[territory], draggable=False, keyboard=False, icon=icon)
 
-    def _icon(self, html: str, size: tuple[int, int] = LABEL_SIZE, bottom: bool = True) -> DivIcon:
+    def _icon(self, html: str) -> DivIcon:
         """The icon for ``html``, made once and shared: re-pointing a marker at
         an icon the browser already has sends about 100 bytes."""
         icon = self._icons.get(html)
         if icon is None:
-            icon = DivIcon(html=html, icon_size=list(size), icon_anchor=[size[0] // 2, size[1] if bottom else 0])
+            icon = DivIcon(html=html, icon_size=ZERO, icon_anchor=ZERO)
             self._icons[html] = icon
         return icon
 
@@ -212,9 +258,9 @@ class MapView:
             if tid == contested:
                 polygon.color, polygon.weight, polygon.dash_array = HIGHLIGHT, 5, "8 6"
             elif tid in choosable:
-                polygon.color, polygon.weight, polygon.dash_array = HIGHLIGHT, 4, None
-            else:
-                polygon.color, polygon.weight, polygon.dash_array = BORDER, 1, None
+                polygon.color, polygon.weight, polygon.dash_array = HIGHLIGHT, 4, ""
+            else:  # "": ipyleaflet drops a None, and the dashes of an earlier attack would stay
+                polygon.color, polygon.weight, polygon.dash_array = BORDER, 1, ""
             icon = self._icon(label_html(values[tid], towers[tid], total_towers, colour or "#bbbbbb"))
             if self.labels[tid].icon is not icon:
                 self.labels[tid].icon = icon

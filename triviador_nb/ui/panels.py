@@ -164,13 +164,6 @@ def outcome_lines(game: Game, events: Sequence[Event]) -> list[str]:
     return [e.text + "." for e in events if e.kind in OUTCOME_KINDS]
 
 
-def outcome_html(lines: Sequence[str]) -> str:
-    """The outcome lines, large."""
-    if not lines:
-        return ""
-    return '<div class="tnb-outcome">' + "".join(f"<div>{escape(line)}</div>" for line in lines) + "</div>"
-
-
 LOGGED = {"bases", "phase", "round", "pick", "claim", "attack", "battle", "tower", "take", "defend", "capture",
           "award", "rebuild", "skip", "timeout", "warning", "ranking"}
 

@@ -1,9 +1,12 @@
 """The question panel: the question, a countdown, and the answer controls.
 
-Multiple-choice questions get four large buttons (A-D). Guess questions get a
-number box that submits on Enter and an "Answer" button. The panel is given
-only what players may see: the text and the shuffled options, never the
-correct answer: a player never sees it before the question is resolved.
+Multiple-choice questions get four large buttons (A-D; keys 1-4 and A-D
+press them). Guess questions get a number box that submits on Enter and an
+"Answer" button; the box takes focus when the question opens, so a player can
+type at once (:mod:`.browser_input`). The panel is given only what players
+may see: the text and the shuffled options, never the correct answer: a
+player never sees it before the question is resolved. Its widgets are made
+once and reused for every question.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from html import escape
 from typing import Callable, Sequence
 
 import ipywidgets as w
+
+from .browser_input import BrowserInput
 
 LETTERS = "ABCD"
 _DIGITS = re.compile(r"[0-9]{1,15}")  # D1: a whole number >= 0; 15 digits at most
@@ -37,6 +42,8 @@ class QuestionPanel:
         guess_box: the number box (``Text``; ``continuous_update=False``, so
             its value reaches the kernel on Enter).
         answer_button: submits the number box.
+        guess_row: the number box and its button, shown for guess questions.
+        keys: the keyboard's way to the controls (:mod:`.browser_input`).
     """
 
     def __init__(self) -> None:
@@ -48,6 +55,7 @@ class QuestionPanel:
         self.choice_buttons = [w.Button(description="", layout={"width": "100%", "height": "54px"},
                                         style={"font_size": "19px", "font_weight": "bold"}) for _ in LETTERS]
         for i, button in enumerate(self.choice_buttons):
+            button.add_class("tnb-choice")
             button.on_click(self._choice_clicked(i))
         self.guess_box = w.Text(placeholder="your number", continuous_update=False,
                                 layout={"width": "62%", "height": "48px"})
@@ -57,10 +65,13 @@ class QuestionPanel:
                                       style={"font_size": "19px", "font_weight": "bold"})
         self.guess_box.observe(self._guess_submitted, "value")
         self.answer_button.on_click(lambda _: self._submit_guess())
+        self.guess_row = w.HBox([self.guess_box, self.answer_button],
+                                layout={"width": "100%", "justify_content": "space-between"})
         self.feedback = w.HTML()
         self.controls = w.VBox(layout={"width": "100%"})
+        self.keys = BrowserInput()
         self.widget = w.VBox([self.header, self.text, w.HBox([self.timer_label], layout={"width": "100%"}),
-                              self.timer, self.controls, self.feedback],
+                              self.timer, self.controls, self.feedback, self.keys],
                              layout={"width": "100%", "padding": "10px", "border": "2px solid #3A3A3A",
                                      "min_height": "120px"})
         self.widget.add_class("tnb-question")
@@ -132,8 +143,7 @@ class QuestionPanel:
         else:
             self.guess_box.value = ""
             self.guess_box.disabled = self.answer_button.disabled = not can_answer
-            self.controls.children = (w.HBox([self.guess_box, self.answer_button],
-                                             layout={"width": "100%", "justify_content": "space-between"}),)
+            self.controls.children = (self.guess_row,)
 
     def prompt(self, title: str, text: str, seconds: float) -> None:
         """Show an instruction with a countdown and no answer controls
@@ -164,6 +174,13 @@ class QuestionPanel:
     def warn(self, message: str) -> None:
         """Show a problem without stopping (e.g. an answer after the timer)."""
         self.feedback.value = f'<div class="tnb-warn">{escape(message)}</div>'
+
+    def result(self, lines: Sequence[str]) -> None:
+        """Show what a resolved question decided (e.g. "Bot 1 takes Heves."),
+        large, while the result stays on screen."""
+        self.clear("")
+        self.header.value = '<div class="tnb-qhead">Result</div>'
+        self.text.value = "".join(f'<div class="tnb-qtext">{escape(line)}</div>' for line in lines)
 
     def clear(self, message: str) -> None:
         """No question open: show ``message`` instead."""

@@ -20,6 +20,7 @@ from ..maps import GameMap, MapWarning, builtin_map_path, builtin_map_titles, lo
 from ..engine import QuestionBank
 from . import play, resolve_bank, resolve_map
 from .app import GameApp
+from .cells import close_widgets, shown_by_cell
 from .map_view import MapView
 from .scheduler import Scheduler
 
@@ -92,6 +93,13 @@ class GameSetup:
         self._bank: QuestionBank | None = None
         self.app: GameApp | None = None
         self.start()  # reads the bank too
+        shown_by_cell(self)
+
+    def close(self) -> None:
+        """Stop the game and close every widget of the form and the game."""
+        if self.app is not None:
+            self.app.close()
+        close_widgets(self.widget)
 
     def _repr_mimebundle_(self, **kwargs: object) -> dict:
         return self.widget._repr_mimebundle_(**kwargs)
@@ -154,7 +162,10 @@ class GameSetup:
     def _show_preview(self, game_map: GameMap | None = None) -> None:
         """Preview ``game_map`` (default: the map chosen in the list)."""
         self._previewed = game_map or load_builtin_map(self.map.value)
-        self.preview_box.children = (map_preview(self._previewed, height="260px").map,)
+        shown = self.preview_box.children
+        self.preview_box.children = (map_preview(self._previewed, height="260px").widget,)
+        for old in shown:
+            close_widgets(old)
 
     def _chosen_builtin_map(self) -> GameMap:
         """The built-in map chosen in the list (the one previewed, when it is)."""
@@ -182,13 +193,13 @@ class GameSetup:
         except (ValueError, OSError) as error:
             self.error.value = f'<div class="tnb-warn" style="white-space:pre-wrap">{escape(str(error))}</div>'
             return
-        if self.app is not None:
-            self.app.stop()
+        previous, self.app = self.app, app
+        self.game_box.children = (app.widget,)
+        if previous is not None:
+            previous.close()
         self.error.value = "".join(f'<div class="tnb-note">{escape(warning)}</div>' for warning in game_map.warnings)
         if game_map.source_path != self._previewed.source_path:
             self._show_preview(game_map)
-        self.app = app
-        self.game_box.children = (app.widget,)
 
 
 PREVIEW_COLOURS = ("#CFE0C3", "#F3D9B1", "#C9D7EA", "#EBC8C8", "#DCD0E8")
@@ -197,7 +208,6 @@ PREVIEW_COLOURS = ("#CFE0C3", "#F3D9B1", "#C9D7EA", "#EBC8C8", "#DCD0E8")
 def map_preview(game_map: GameMap, height: str = "260px") -> MapView:
     """A small view of a map with its territories in soft colours and named."""
     view = MapView(game_map, height=height)
-    view.map.zoom_control = False
     ids = game_map.board.territories
     view.show(owners={t: PREVIEW_COLOURS[i % len(PREVIEW_COLOURS)] for i, t in enumerate(ids)},
               values={t: 0 for t in ids}, towers={t: None for t in ids}, total_towers=0)

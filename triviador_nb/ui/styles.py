@@ -1,18 +1,35 @@
-"""The game's CSS, sized to be read from the back of a classroom."""
+"""The game's CSS, sized to be read from the back of a classroom.
+
+``MAP_CSS`` comes with every map (``MapView.widget``), so a map shown on its
+own (a preview, ``maps.ipynb``) looks as it does in a game. Its labels are
+sized to the map: ``cqw`` is a hundredth of the width of the box the map sits
+in (``.tnb-board`` is a CSS size container), so names are 12 px on a 560 px
+map and 19 px on a projector's 1,100 px one.
+"""
 
 from .palette import SEA, TEXT
+
+MAP_CSS = f"""
+<style>
+.tnb-board {{ container-type: inline-size; }}
+.tnb-board > .tnb-map.leaflet-widgets {{ flex: 0 0 auto; }}
+.tnb-map.leaflet-container, .tnb-map .leaflet-container {{ background: {SEA}; border-radius: 8px; }}
+.tnb-map .leaflet-div-icon {{ background: transparent; border: none; pointer-events: none; overflow: visible; }}
+.tnb-map .tnb-label {{ position: absolute; left: 0; transform: translateX(-50%); width: max-content;
+  text-align: center; line-height: 1.05; pointer-events: none; color: {TEXT};
+  font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif;
+  text-shadow: 0 0 3px #fff, 0 0 3px #fff, 0 0 3px #fff; }}
+.tnb-map .tnb-points {{ bottom: 0; display: flex; flex-direction: column; align-items: center;
+  font-size: clamp(15px, 1.3cqw + 7px, 26px); }}
+.tnb-map .tnb-points .tnb-castle-svg {{ height: 1.55em; width: auto; }}
+.tnb-map .tnb-value {{ font-weight: bold; }}
+.tnb-map .tnb-name {{ top: 1px; max-width: 8em; font-size: clamp(11px, 1.25cqw + 5px, 21px); line-height: 1.0; }}
+</style>
+"""
 
 CSS = f"""
 <style>
 .tnb-root {{ font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif; color: {TEXT}; font-size: 16px; }}
-.tnb-map.leaflet-container, .tnb-map .leaflet-container {{ background: {SEA}; border-radius: 8px; }}
-.tnb-map .leaflet-div-icon {{ background: transparent; border: none; pointer-events: none; }}
-.tnb-label {{ text-align: center; line-height: 1.05; pointer-events: none;
-  text-shadow: 0 0 3px #fff, 0 0 3px #fff, 0 0 3px #fff; }}
-.tnb-value {{ font-size: 17px; font-weight: bold; }}
-.tnb-label.tnb-name {{ font-size: 12px; line-height: 1.0; }}
-.tnb-label {{ display: flex; flex-direction: column; align-items: center; justify-content: flex-end; height: 100%; }}
-.tnb-label.tnb-name {{ justify-content: flex-start; padding-top: 1px; }}
 .tnb-title {{ font-size: 24px; font-weight: bold; margin: 0 0 4px 0; }}
 .tnb-status {{ font-size: 20px; padding: 8px 12px; border-radius: 8px; background: #EEE; }}
 .tnb-status.tnb-yourturn {{ background: #FFF3C4; border: 2px solid #E69F00; }}
@@ -42,7 +59,6 @@ CSS = f"""
 .tnb-reveal td.tnb-time {{ white-space: nowrap; }}
 .tnb-outcome {{ font-size: 21px; font-weight: bold; margin: 4px 0 8px 0; }}
 .tnb-log {{ font-size: 14px; margin: 0; padding-left: 18px; color: #333; }}
-.tnb-log li:first-child {{ font-weight: bold; color: #000; }}
 .tnb-ranking {{ font-size: 22px; padding: 10px; border: 3px solid #009988; border-radius: 8px; }}
 .tnb-ranking ol {{ margin: 4px 0; }}
 .tnb-report {{ font-size: 14px; border-collapse: collapse; width: 100%; }}

@@ -1,0 +1,115 @@
+"""What the browser sends to the kernel: map clicks and answer keys, never hover.
+
+ipyleaflet (0.20) sends every ``click dblclick mousedown mouseup mouseover
+mouseout mousemove contextmenu preclick`` of the map and of each layer to the
+kernel, unconditionally (``leaflet_events`` in jupyter-leaflet's ``Layer.ts``
+and ``Map.ts``; no option turns it off). Measured in JupyterLab: 200 mouse
+sweeps over a game map sent 6,632 messages (4.3 MB) and cost 10.3 s of kernel
+CPU. :class:`BrowserInput` is a tiny anywidget whose script stops those mouse
+events, except ``click``, before Leaflet sees them, for every element inside a
+``.tnb-map``: Leaflet still turns a click into a territory click, and nothing
+else reaches the kernel. The game map does not drag, zoom or take keyboard
+focus (see ``map_view.py``), so Leaflet needs no other mouse event. Stopping
+``mousedown`` also keeps JupyterLab from activating (and scrolling to) the
+cell under a click on the map.
+
+Inside a question panel it also makes the keyboard answer, reading the
+panel's own controls: while the option buttons are enabled, keys 1-4 and A-D
+press them (the button's own click handler runs, so nothing is special about
+a key); when the number box becomes enabled (a guess question opens) it takes
+focus at once, and a digit typed anywhere else on the page goes into it.
+Those keys are taken from JupyterLab's command mode: "1" there would turn the
+game's cell into a heading and wipe the game from the screen. Nothing is
+decided here: the kernel takes an answer only while it is open.
+"""
+
+from __future__ import annotations
+
+import anywidget
+
+_ESM = r"""
+const QUIET = ["mousedown", "mouseup", "mouseover", "mouseout", "mousemove", "dblclick", "contextmenu"];
+
+function quietMaps() {
+  if (window.__tnbQuietMaps) return;
+  window.__tnbQuietMaps = true;
+  const stop = (event) => {
+    const target = event.target;
+    if (target instanceof Element && target.closest(".tnb-map")) event.stopPropagation();
+  };
+  for (const type of QUIET) window.addEventListener(type, stop, true);
+}
+
+function typing(target) {
+  return target instanceof Element &&
+    target.closest("input, textarea, select, [contenteditable=''], [contenteditable='true']") !== null;
+}
+
+function usable(element) {
+  return element !== null && element !== undefined && !element.disabled && element.offsetParent !== null;
+}
+
+function render({ model, el }) {
+  quietMaps();
+  el.classList.add("tnb-browser-input");
+  let panel = null;
+  let observer = null;
+  let boxWasUsable = false;
+  const guessBox = () => panel?.querySelector(".tnb-guess input");
+
+  const focusNewGuess = () => {
+    const box = guessBox();
+    const now = usable(box);
+    if (now && !boxWasUsable && document.activeElement !== box) box.focus({ preventScroll: true });
+    boxWasUsable = now;
+  };
+  const attach = (tries) => {  // the view is put into the page after render()
+    panel = el.isConnected ? el.closest(".tnb-question") : null;
+    if (panel === null) {
+      if (tries > 0 && !el.isConnected) requestAnimationFrame(() => attach(tries - 1));
+      return;
+    }
+    observer = new MutationObserver(focusNewGuess);
+    observer.observe(panel, { subtree: true, childList: true, attributes: true, attributeFilter: ["disabled", "style", "class"] });
+    focusNewGuess();
+  };
+  attach(600);
+
+  const onKey = (event) => {
+    if (panel === null || !el.isConnected || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (typing(event.target) || event.key.length !== 1) return;
+    const buttons = [...panel.querySelectorAll("button.tnb-choice")].filter(usable);
+    if (buttons.length === 4) {
+      const index = "1234".includes(event.key) ? "1234".indexOf(event.key) : "abcd".indexOf(event.key.toLowerCase());
+      if (index < 0) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      buttons[index].click();
+      return;
+    }
+    const box = guessBox();
+    if (usable(box) && /[0-9]/.test(event.key)) {
+      event.stopImmediatePropagation();  // the digit goes into the box, not to a shortcut
+      box.focus({ preventScroll: true });
+    }
+  };
+  window.addEventListener("keydown", onKey, true);
+  return () => {
+    window.removeEventListener("keydown", onKey, true);
+    observer?.disconnect();
+  };
+}
+
+export default { render };
+"""
+
+_CSS = ".tnb-browser-input { display: none; }"
+
+
+class BrowserInput(anywidget.AnyWidget):
+    """An invisible widget that filters what the page sends, and, placed in
+    a question panel, answers by keyboard (module docstring). It has no
+    state: everything it does follows the page."""
+
+    _esm = _ESM
+    _css = _CSS
