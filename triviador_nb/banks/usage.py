@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 
 from triviador_nb.engine import Board, QuestionBank, RuleSet
+from triviador_nb.engine.questions import difficulty_order
 
 KINDS = ("guess", "choice")
 
@@ -36,7 +37,8 @@ def bank_stats(bank: QuestionBank) -> BankStats:
         questions=len(questions),
         by_type={"guess": len(bank.guess), "choice": len(bank.choice)},
         by_category=dict(sorted(Counter(q.category or "(none)" for q in questions).items())),
-        by_difficulty=dict(sorted(Counter(q.difficulty or "(none)" for q in questions).items())),
+        by_difficulty=dict(sorted(Counter(q.difficulty or "(none)" for q in questions).items(),
+                                  key=lambda item: difficulty_order(item[0]))),
         guess_min=answers[0] if answers else None,
         guess_median=statistics.median(answers) if answers else None,
         guess_max=answers[-1] if answers else None,

@@ -1,9 +1,9 @@
-"""Drawing questions without repeats (D4)."""
+"""Drawing questions without repeats (D4), those not asked before first."""
 
 from __future__ import annotations
 
 import random
-from typing import Generic, Sequence, TypeVar
+from typing import Collection, Generic, Sequence, TypeVar
 
 Q = TypeVar("Q")
 
@@ -13,14 +13,29 @@ class Deck(Generic[Q]):
 
     When every question has been drawn, the deck is reshuffled and
     :meth:`draw` reports it, so the game can record a warning event (D4).
+
+    Args:
+        questions: the questions of one type.
+        rng: the game's RNG.
+        asked_before: questions asked in earlier games of the same sitting
+            ("Play again"): the first pass draws every other question before
+            them (each group shuffled), so a class gets unasked questions
+            while there are any. Later passes shuffle all alike.
+
+    Raises:
+        ValueError: ``questions`` is empty.
     """
 
-    def __init__(self, questions: Sequence[Q], rng: random.Random):
+    def __init__(self, questions: Sequence[Q], rng: random.Random, asked_before: Collection[Q] = ()):
         if not questions:
             raise ValueError("a deck needs at least one question")
         self._questions = list(questions)
         self._rng = rng
-        self._order = self._shuffled()
+        fresh = [q for q in self._questions if q not in asked_before]
+        old = [q for q in self._questions if q in asked_before]
+        self._rng.shuffle(fresh)
+        self._rng.shuffle(old)
+        self._order = fresh + old
         self._next = 0
 
     def _shuffled(self) -> list[Q]:

@@ -11,7 +11,7 @@ the same game.
 from __future__ import annotations
 
 import random
-from typing import Iterable, Sequence
+from typing import Collection, Iterable, Sequence
 
 from . import battle, ending, expansion
 from .actions import Action, Attack, ChoiceAnswer, GuessAnswer, Pick, Rebuild, Timeout, parse_action, seat_text
@@ -46,6 +46,9 @@ class Game:
         names: display names per seat (default ``Player 1``...).
         bases: a base territory per seat, instead of the random draw (for
             set-piece lessons and tests); must be mutually non-adjacent.
+        asked_before: ids of questions asked in earlier games of the same
+            sitting; they are drawn only after every other question of their
+            type (D4, "Play again": see :class:`~.deck.Deck`).
 
     Raises:
         ValueError: when the board cannot hold ``rules.players`` mutually
@@ -54,7 +57,8 @@ class Game:
     """
 
     def __init__(self, rules: RuleSet, board: Board, bank: QuestionBank, seed: int,
-                 names: Sequence[str] | None = None, bases: Sequence[str] | None = None):
+                 names: Sequence[str] | None = None, bases: Sequence[str] | None = None,
+                 asked_before: Collection[str] = ()):
         names = list(names) if names is not None else [f"Player {i + 1}" for i in range(rules.players)]
         if len(names) != rules.players:
             raise ValueError(f"{rules.title} needs {rules.players} player names, got {len(names)}")
@@ -80,8 +84,9 @@ class Game:
         self.ranking: tuple[int, ...] | None = None
         self._tie_groups: list[tuple[int, ...]] = []
         self._tiebreak_place: dict[int, int] = {}
-        self._guess_deck = Deck(bank.guess, self._rng)
-        self._choice_deck = Deck(bank.choice, self._rng)
+        self.asked_before = frozenset(asked_before)
+        self._guess_deck = Deck(bank.guess, self._rng, {q for q in bank.guess if q.id in self.asked_before})
+        self._choice_deck = Deck(bank.choice, self._rng, {q for q in bank.choice if q.id in self.asked_before})
         self._given_bases = tuple(bases) if bases is not None else None
         self._place_bases(bases)
         self._advance()
@@ -96,10 +101,10 @@ class Game:
     @classmethod
     def replay(cls, rules: RuleSet, board: Board, bank: QuestionBank, seed: int,
                actions: Iterable[Action | str], names: Sequence[str] | None = None,
-               bases: Sequence[str] | None = None) -> "Game":
+               bases: Sequence[str] | None = None, asked_before: Collection[str] = ()) -> "Game":
         """Rebuild a game from its seed and actions (objects or text forms);
-        pass the same ``bases`` as the original game if it placed them."""
-        game = cls(rules, board, bank, seed, names, bases)
+        pass the same ``bases`` and ``asked_before`` as the original game."""
+        game = cls(rules, board, bank, seed, names, bases, asked_before)
         for action in actions:
             game.apply(game.parse(action) if isinstance(action, str) else action)
         return game

@@ -79,6 +79,14 @@ class ChoiceQuestion:
 Question = GuessQuestion | ChoiceQuestion
 
 
+DIFFICULTY_RANKS = {"easy": 0, "medium": 1, "hard": 2}
+
+
+def difficulty_order(difficulty: str) -> tuple[int, str]:
+    """Sort key putting ``easy`` < ``medium`` < ``hard`` < others (by name)."""
+    return DIFFICULTY_RANKS.get(difficulty.strip().lower(), len(DIFFICULTY_RANKS)), difficulty
+
+
 @dataclass(frozen=True)
 class QuestionBank:
     """An immutable, validated collection of questions.
@@ -105,8 +113,10 @@ class QuestionBank:
         return sorted({q.category for q in (*self.guess, *self.choice)})
 
     def difficulties(self) -> list[str]:
-        """The difficulties in the bank, sorted ("" for questions without one)."""
-        return sorted({q.difficulty for q in (*self.guess, *self.choice)})
+        """The difficulties in the bank ("" for questions without one), easiest
+        first: ``easy``, ``medium``, ``hard`` in that order (any case), then
+        any others alphabetically."""
+        return sorted({q.difficulty for q in (*self.guess, *self.choice)}, key=difficulty_order)
 
     def filtered(self, categories: Iterable[str] | None = None,
                  difficulties: Iterable[str] | None = None) -> "QuestionBank":

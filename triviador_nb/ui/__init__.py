@@ -56,8 +56,8 @@ def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledg
     skills = dict(enumerate(bots, start=humans))
     names = ([you] if you is not None else []) + [f"Bot {i} ({s})" for i, s in enumerate(bots, start=1)]
 
-    def new_game(game_seed: int) -> tuple[Game, dict[int, Bot]]:
-        game = Game(rule_set, game_map.board, question_bank, game_seed, names=names)
+    def new_game(game_seed: int, asked_before: frozenset[str] = frozenset()) -> tuple[Game, dict[int, Bot]]:
+        game = Game(rule_set, game_map.board, question_bank, game_seed, names=names, asked_before=asked_before)
         return game, {seat: Bot(seat, skill, game_seed) for seat, skill in skills.items()}
 
     game, seat_bots = new_game(seed if seed is not None else secrets.randbelow(1_000_000))

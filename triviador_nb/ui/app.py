@@ -56,7 +56,10 @@ class GameApp:
             (1.0 = realistic, 0 = instant).
         reveal_s: seconds the result of a question stays before play goes on.
         think_s: seconds a bot takes to choose a territory.
-        new_game: makes the next game for "Play again" (seed -> Game).
+        new_game: makes the next game for "Play again": ``new_game(seed,
+            asked_before)`` -> (game, bots), where ``asked_before`` holds the
+            ids of every question asked in this app so far (D4: they come
+            after every unasked one).
 
     Attributes:
         widget: the root widget (the app also displays itself).
@@ -65,7 +68,8 @@ class GameApp:
 
     def __init__(self, game: Game, game_map: GameMap, human: int | None, bots: Mapping[int, Bot],
                  scheduler: Scheduler | None = None, pace: float = 1.0, reveal_s: float = 3.0,
-                 think_s: float = 1.2, new_game: Callable[[int], tuple[Game, Mapping[int, Bot]]] | None = None):
+                 think_s: float = 1.2,
+                 new_game: Callable[[int, frozenset[str]], tuple[Game, Mapping[int, Bot]]] | None = None):
         self.game = game
         self.games = [game]  # every game played in this app, for reports
         self.game_map = game_map
@@ -447,6 +451,10 @@ class GameApp:
         self.stop()
         close_widgets(self.widget)
 
+    def asked_ids(self) -> frozenset[str]:
+        """Ids of the questions asked in every game of this app so far."""
+        return frozenset(e.data["question"] for g in self.games for e in g.events if e.kind == "answers")
+
     def restart(self) -> None:
         """Start a new game with the same settings and the next seed ("Play again").
 
@@ -458,7 +466,7 @@ class GameApp:
         if self._new_game is None:
             raise RuntimeError("this app was made without a way to start a new game")
         self._epoch += 1
-        self.game, bots = self._new_game(self.game.seed + 1)
+        self.game, bots = self._new_game(self.game.seed + 1, self.asked_ids())
         self.games.append(self.game)
         self.bots = dict(bots)
         self._asked, self._last_reveal, self._outcome = None, None, []

@@ -1,0 +1,169 @@
+"""The game screen's behaviour that a browser shows, checked without one (issue 9).
+
+The browser test (``tests/browser/``) plays whole games by clicking; these pin
+the widget values behind what it sees: the map's fixed size, dashes cleared,
+messages that go away, one live game per notebook cell, closed widgets, and
+"Play again" asking unasked questions first (D4).
+"""
+
+from __future__ import annotations
+
+import ipywidgets as w
+import pytest
+
+from triviador_nb.engine import CONQUIZTADOR, Game
+from triviador_nb.maps import load_builtin_map
+from triviador_nb.banks import load_builtin_bank
+from triviador_nb.ui import ManualScheduler, play, setup
+from triviador_nb.ui.cells import close_widgets, shown_by_cell
+from triviador_nb.ui.map_view import GAME_MAP_HEIGHT, MapView, view_aspect
+from triviador_nb.ui.palette import BORDER
+
+
+@pytest.fixture
+def clock() -> ManualScheduler:
+    return ManualScheduler()
+
+
+def test_game_map_is_sized_outright_never_stretched():
+    view = MapView(load_builtin_map("hungary"))
+    aspect = view_aspect(load_builtin_map("hungary").bounds)
+    assert round(aspect, 2) == 1.63  # Hungary is wide
+    assert view.map.layout.height == f"min({GAME_MAP_HEIGHT}, calc(100cqw / {aspect:.3f}))"
+    assert view.map.layout.flex == "0 0 auto"  # ipyleaflet's own CSS says 1 1 auto: it grew to 1,077 px
+    assert view.widget.layout.width == f"min(62%, calc({GAME_MAP_HEIGHT} * {aspect:.3f}))"
+    uk = MapView(load_builtin_map("uk19"))
+    assert round(uk.aspect, 2) == 0.8  # a tall country gets a narrow board, filled, not a fifth of a wide one
+
+
+def test_the_board_does_not_drag_zoom_or_take_focus():
+    board = MapView(load_builtin_map("hungary")).map
+    assert (board.dragging, board.keyboard, board.zoom_control, board.box_zoom, board.touch_zoom,
+            board.scroll_wheel_zoom, board.double_click_zoom) == (False,) * 7
+
+
+def test_view_aspect_is_bounded_for_very_tall_or_wide_maps():
+    assert view_aspect(((-60.0, -5.0), (60.0, 5.0))) == 0.5
+    assert view_aspect(((0.0, -170.0), (10.0, 170.0))) == 2.5
+
+
+def _to_first_human_attack(clock, app):
+    for _ in range(4000):
+        game = app.game
+        if game.stage == "attack" and game.current_players() == (0,) and not app._paused:
+            return
+        if game.stage == "answer" and 0 in game.question.waiting_for:
+            app._apply(app._no_answer(game.question))
+        elif game.stage in ("base", "pick") and game.current_players() == (0,) and not app._paused:
+            app.map_view.click(game.legal_picks(0)[0])
+        else:
+            clock.advance(0.5)
+    raise AssertionError("the human never attacked")
+
+
+def test_the_dashed_outline_goes_when_the_battle_is_over(clock):
+    app = play(seed=3, scheduler=clock, pace=0.1)
+    app.start()
+    _to_first_human_attack(clock, app)
+    target = app.game.legal_targets(0)[0]
+    app.map_view.click(target)
+    assert app.map_view.polygons[target].dash_array == "8 6"  # under attack now
+    while app.game.attack is not None or app._paused:
+        question = app.game.question
+        if question is not None and 0 in question.waiting_for:
+            app._apply(app._no_answer(question))
+        clock.advance(0.5)
+    dashed = [t for t, p in app.map_view.polygons.items() if p.dash_array]
+    assert dashed == []  # "" clears it in the browser; None was dropped by ipyleaflet and the dashes stayed
+    assert app.map_view.polygons[target].color in (BORDER, "#111111")
+
+
+def test_the_start_reminder_goes_when_the_game_starts(clock):
+    app = play(seed=7, scheduler=clock)
+    app.map_view.click("HU-PE")
+    assert "Press Start to begin the game." in app.message.value
+    app.start_button.click()
+    assert app.message.value == ""
+
+
+def test_a_rerun_of_the_cell_stops_and_closes_the_game_it_showed(clock):
+    first = play(seed=7, scheduler=clock, pace=0.2)
+    shown_by_cell(first, ("cell-1", "run-1"))
+    first.start()
+    clock.advance(0.2)
+    actions = len(first.game.actions)
+    second = play(seed=8, scheduler=clock, pace=0.2)
+    shown_by_cell(second, ("cell-1", "run-1"))  # the same run shows two screens: both stay
+    assert not first._stopped
+    third = play(seed=9, scheduler=clock, pace=0.2)
+    shown_by_cell(third, ("cell-1", "run-2"))  # Run All again
+    assert first._stopped and second._stopped and not third._stopped
+    assert first.widget.comm is None and first.map_view.map.comm is None  # closed in kernel and browser
+    clock.advance(60)
+    assert len(first.game.actions) == actions  # its bots and timers act no more
+    other = play(seed=10, scheduler=clock)
+    shown_by_cell(other, ("cell-2", "run-3"))
+    assert not third._stopped  # another cell's screen is not touched
+
+
+def test_close_widgets_closes_the_whole_tree_once():
+    inner = w.HTML("x")
+    root = w.VBox([w.HBox([inner]), inner])
+    assert close_widgets(root) == 2 + 1 + 3 + 1  # two boxes, one HTML, their three layouts, its style
+    assert inner.comm is None and close_widgets(root) == 0
+
+
+def test_new_game_in_the_form_closes_the_game_it_replaces(clock):
+    form = setup(seed=1, scheduler=clock)
+    old = form.app
+    form.start()
+    assert form.app is not old and old._stopped and old.widget.comm is None
+    assert form.game_box.children == (form.app.widget,)
+
+
+def test_question_widgets_are_reused_from_question_to_question(clock):
+    app = play(seed=7, scheduler=clock, pace=0.1)
+    app.start()
+    first_question, row = app.game.question, app.panel.controls.children[0]
+    assert row is app.panel.guess_row
+    app.panel.guess_box.value = "1900"
+    for _ in range(400):  # until the next guess question is on screen
+        clock.advance(0.5)
+        game = app.game
+        if game.stage in ("pick", "base") and game.current_players() == (0,) and not app._paused:
+            app.map_view.click(game.legal_picks(0)[0])
+        if game.question not in (None, first_question) and game.question.is_guess and app._asked is game.question:
+            break
+    assert app.game.question is not first_question
+    assert app.panel.controls.children == (row,)  # the same row: before, every question made a new HBox
+    assert not app.panel.guess_box.disabled and app.panel.guess_box.value == ""
+
+
+def test_buttons_carry_the_class_the_keys_look_for():
+    app = play(seed=7, scheduler=ManualScheduler())
+    assert all("tnb-choice" in b._dom_classes for b in app.panel.choice_buttons)
+    assert app.panel.keys in app.panel.widget.children
+
+
+def test_deck_draws_questions_not_asked_before_first_d4():
+    bank = load_builtin_bank()
+    board = load_builtin_map("hungary").board
+    asked = frozenset(q.id for q in bank.guess[:-3])  # every guess question but the last three
+    game = Game(CONQUIZTADOR, board, bank, seed=5, asked_before=asked)
+    firsts = [game.question.question.id] + [game._guess_deck.draw()[0].id for _ in range(3)]  # 1st asked at start
+    assert sorted(firsts[:3]) == sorted(q.id for q in bank.guess[-3:])
+    assert firsts[3] in asked  # only then the ones asked before
+    replayed = Game.replay(CONQUIZTADOR, board, bank, 5, [], asked_before=asked)
+    assert replayed.question.question.id == game.question.question.id not in asked
+
+
+def test_play_again_asks_questions_the_class_has_not_had(clock):
+    app = play(seed=21, scheduler=clock)
+    app.autoplay()
+    asked = app.asked_ids()
+    assert len(asked) > 15
+    app.play_again.click()
+    app.autoplay()
+    second = [e.data["question"] for e in app.game.events if e.kind == "answers"]
+    assert app.game.asked_before == asked
+    assert set(second).isdisjoint(asked)  # 213 questions: enough for two games without a repeat
