@@ -167,3 +167,42 @@ def test_play_again_asks_questions_the_class_has_not_had(clock):
     second = [e.data["question"] for e in app.game.events if e.kind == "answers"]
     assert app.game.asked_before == asked
     assert set(second).isdisjoint(asked)  # 213 questions: enough for two games without a repeat
+
+
+def _label_points(name: str, width: float, height: float):
+    from triviador_nb.ui.map_view import _mercator_y, fit_view
+    game_map = load_builtin_map(name)
+    _, zoom = fit_view(game_map.bounds, width, height)
+    scale = 2 ** zoom
+    return game_map, {t: ((lon + 180) / 360 * 256 * scale, _mercator_y(lat) * scale)
+                      for t, (lat, lon) in game_map.labels.items()}
+
+
+@pytest.mark.parametrize("name, width, height", [("uk19", 525, 656), ("world19", 725, 468), ("europe19", 725, 571)])
+def test_names_are_moved_off_each_other_on_crowded_maps(name, width, height):
+    from triviador_nb.ui.label_layout import place_names, total_overlap
+    game_map, points = _label_points(name, width, height)
+    names = game_map.board.names
+    before = total_overlap(points, names, width, {})
+    places = place_names(points, names, width)
+    after = total_overlap(points, names, width, places)
+    assert before > 3000 and after < before / 4  # measured: uk19 10,353 -> 1,936 px², world19 8,891 -> 1,530
+    assert places == place_names(points, names, width)  # the same map and size, the same layout
+
+
+def test_a_name_with_room_stays_where_css_puts_it():
+    from triviador_nb.ui.label_layout import Placement, place_names
+    assert place_names({"a": (0.0, 0.0), "b": (900.0, 900.0)}, {"a": "Alpha", "b": "Beta"}, 700) == {
+        "a": Placement(), "b": Placement()}
+    moved = place_names({"a": (0.0, 0.0), "b": (10.0, 12.0)}, {"a": "Alpha", "b": "Beta"}, 700)
+    assert sum(p.moved for p in moved.values()) == 1  # one of two names on top of each other moves
+
+
+def test_a_moved_name_is_drawn_where_the_layout_says(clock):
+    view = MapView(load_builtin_map("uk19"))
+    view.map.set_trait("left", 0)
+    view.map.set_trait("top", 0)
+    view.map.set_trait("right", 525)
+    view.map.set_trait("bottom", 656)
+    moved = [m.icon.html for m in view.names.values() if "transform" in m.icon.html]
+    assert len(moved) >= 8 and all("max-width" in html for html in moved)

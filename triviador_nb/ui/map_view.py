@@ -29,6 +29,7 @@ from ipyleaflet import DivIcon, Map, Marker, Polygon
 
 from ..maps import GameMap
 from .browser_input import BrowserInput
+from .label_layout import Placement, place_names
 from .palette import BORDER, FREE, HIGHLIGHT
 from .styles import MAP_CSS
 
@@ -112,10 +113,14 @@ def label_html(value: int | None, towers: int | None, total_towers: int, colour:
     return f'<div class="tnb-label tnb-points">{castle}{points}</div>'
 
 
-def name_html(territory: str, name: str) -> str:
-    """HTML of a territory's fixed name label, drawn below the label point
-    (``data-territory`` lets a browser test find the territory by its id)."""
-    return f'<div class="tnb-label tnb-name" data-territory="{escape(territory)}">{escape(name)}</div>'
+def name_html(territory: str, name: str, place: Placement = Placement()) -> str:
+    """HTML of a territory's name label, drawn below the label point, or
+    where ``place`` moves it (:mod:`.label_layout`); ``data-territory`` lets
+    a browser test find the territory by its id."""
+    style = (f' style="transform: translate(calc(-50% + {place.dx:g}em), {place.dy:g}em); '
+             f'max-width: {place.wrap:g}em"') if place.moved else ""
+    return (f'<div class="tnb-label tnb-name" data-territory="{escape(territory)}"{style}>'
+            f'{escape(name)}</div>')
 
 
 class MapView:
@@ -159,6 +164,7 @@ class MapView:
         self.widget = w.VBox([w.HTML(MAP_CSS), self.map, *credit, BrowserInput()], layout={**box, "flex": "0 0 auto"})
         self.widget.add_class("tnb-board")
         self._fitted_size: tuple[float, float] | None = None
+        self._bases: frozenset[str] = frozenset()  # territories drawn with a castle, for the name layout
         self.map.observe(self._fit, names=["left", "right", "top", "bottom"])
         self._click_handlers: list[Callable[[str], None]] = []
         self._icons: dict[str, DivIcon] = {}
@@ -187,6 +193,23 @@ class MapView:
             return
         self._fitted_size = size
         self.map.center, self.map.zoom = fit_view(self.game_map.bounds, *size)
+        self._place_names()
+
+    def _place_names(self) -> None:
+        """Move names off each other and off the castles for the fitted map
+        size (:mod:`.label_layout`); only names whose place changed are sent."""
+        if self._fitted_size is None:
+            return
+        scale = 2 ** self.map.zoom
+        points = {t: ((lon + 180) / 360 * 256 * scale, _mercator_y(lat) * scale)
+                  for t, (lat, lon) in self.game_map.labels.items()}
+        names = self.game_map.board.names
+        for tid, place in place_names(points, names, self._fitted_size[0], self._bases).items():
+            html = name_html(tid, names[tid], place)
+            old = self.names[tid].icon
+            if old.html != html:
+                self.names[tid].icon = DivIcon(html=html, icon_size=ZERO, icon_anchor=ZERO)
+                old.close()
 
     def on_territory_click(self, handler: Callable[[str], None]) -> None:
         """Call ``handler(territory_id)`` when a territory is clicked (labels let
@@ -252,6 +275,10 @@ class MapView:
             contested: the territory under attack (thick dashed outline).
         """
         choosable = set(choosable)
+        bases = frozenset(t for t, standing in towers.items() if standing is not None)
+        if bases != self._bases:
+            self._bases = bases
+            self._place_names()
         for tid, polygon in self.polygons.items():
             colour = owners[tid]
             polygon.fill_color = colour or FREE
