@@ -63,7 +63,7 @@ class GameSetup:
         self.categories = w.SelectMultiple(description="Categories", style=style,
                                            layout={"width": "320px", "height": "110px"})
         self.difficulties = w.SelectMultiple(description="Difficulty", style=style,
-                                             layout={"width": "320px", "height": "64px"})
+                                             layout={"width": "320px", "height": "80px"})
         self.enough = w.HTML()
         self.you = w.Text(value=you, description="Your team", style=style, layout=wide)
         self.bots = [w.Dropdown(options=SKILLS, description=f"Bot {i + 1}", style=style, layout=wide)

@@ -1,0 +1,98 @@
+"""The game screen in real browsers: whole games clicked through in JupyterLab and Voila.
+
+Runs wherever Debian's ``chromium`` and Playwright for Python are installed
+(CI installs both; no browser download) and is skipped elsewhere, except in
+CI, where a missing browser fails. A Jupyter server (JupyterLab and Voila)
+serves the repository on 127.0.0.1 on a port the test picks. Screenshots land
+in ``test-artifacts/browser/``. Each game fails on what a student would
+notice (issue 9): a lost or misdirected click on the map, a map that changes
+size, a stale dashed outline, a guess typed the moment its question opens
+that does not arrive, an option key that does nothing, or more than a handful
+of kernel messages while the mouse sweeps over the map.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+OUT = REPO / "test-artifacts" / "browser"
+sys.path.insert(0, str(Path(__file__).parent))
+
+try:
+    from driver import chromium_path, play_whole_game
+except ImportError as missing:  # no Playwright
+    chromium_path = None
+    MISSING = f"Playwright for Python is not installed ({missing})"
+else:
+    MISSING = "" if chromium_path() else "no chromium on PATH (Debian's chromium package)"
+
+if MISSING and os.environ.get("CI"):
+    raise RuntimeError(f"CI must run the browser tests: {MISSING}")
+pytestmark = pytest.mark.skipif(bool(MISSING), reason=MISSING or "ok")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server_url():
+    port = _free_port()
+    OUT.mkdir(parents=True, exist_ok=True)
+    log = open(OUT / "jupyter-server.log", "w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
+         f"--port={port}", "--IdentityProvider.token=", "--ServerApp.password=",
+         f"--ServerApp.root_dir={REPO}"], stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(240):
+        try:
+            urllib.request.urlopen(f"{url}/api", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        server.terminate()
+        raise RuntimeError("the Jupyter server did not start in 120 s; see test-artifacts/browser/jupyter-server.log")
+    yield url
+    server.terminate()
+    server.wait(timeout=30)
+    log.close()
+
+
+def check_game(report) -> None:
+    assert report.over, f"{report.where}: the game did not end ({report.final_status!r}, {report.seconds} s)"
+    assert report.bad_clicks() == [], f"{report.where}: lost or misdirected clicks: {report.bad_clicks()}"
+    assert len(report.clicks) >= 1, report.moves
+    assert report.guesses and all(g["arrived"] for g in report.guesses), report.guesses
+    assert all(k["arrived"] for k in report.keys), report.keys
+    assert len(set(report.map_sizes)) == 1, f"{report.where}: the map changed size: {sorted(set(report.map_sizes))}"
+    assert report.most_dashed <= 1 and report.dashed_at_end == 0, (report.most_dashed, report.dashed_at_end)
+
+
+def test_two_whole_games_in_jupyterlab_by_clicking(server_url):
+    shipped = (REPO / "notebooks" / "play.ipynb").read_bytes()
+    reports = play_whole_game(server_url, OUT, "lab", (1600, 1000), games=2, save_at_end=True)
+    for report in reports:
+        check_game(report)
+    assert reports[0].sweep_messages <= 5, f"a mouse sweep sent {reports[0].sweep_messages} kernel messages"
+    assert any(c["map_top"] < -10 for r in reports for c in r.clicks), "no click with the map partly out of view"
+    assert any(k["by_key"] for r in reports for k in r.keys) and any(not k["by_key"] for r in reports for k in r.keys)
+    assert (REPO / "notebooks" / "play.ipynb").read_bytes() == shipped  # saved mid-lesson, still as shipped
+
+
+def test_a_whole_game_in_voila_on_a_projector_screen(server_url):
+    (report,) = play_whole_game(server_url, OUT, "voila", (1280, 720))
+    check_game(report)
+    assert report.sweep_messages <= 5, f"a mouse sweep sent {report.sweep_messages} kernel messages"
