@@ -122,18 +122,26 @@ class Report:
 
 
 class KernelTraffic:
-    """Counts the frames the page sends on kernel websockets."""
+    """Counts the frames the page sends on kernel websockets, and the widget
+    updates it receives (``"comm_msg"`` frames from the kernel)."""
 
     def __init__(self, page: Page):
         self.sent = 0
+        self.updates = 0
         page.on("websocket", self._watch)
 
     def _watch(self, ws) -> None:
         if "/api/kernels/" in ws.url:
-            ws.on("framesent", self._count)
+            ws.on("framesent", self._count_sent)
+            ws.on("framereceived", self._count_received)
 
-    def _count(self, _payload) -> None:
+    def _count_sent(self, _payload) -> None:
         self.sent += 1
+
+    def _count_received(self, payload) -> None:
+        text = payload if isinstance(payload, str) else payload[:4096].decode("utf-8", "replace")
+        if "comm_msg" in text:
+            self.updates += 1
 
 
 def open_notebook(page: Page, url: str, where: str, notebook: str = "notebooks/play.ipynb") -> None:
@@ -151,6 +159,13 @@ def open_notebook(page: Page, url: str, where: str, notebook: str = "notebooks/p
     no_news = page.get_by_role("button", name="No", exact=True)  # JupyterLab's "notified about news?" toast
     if no_news.count():
         no_news.first.click()
+
+
+def run_all(page: Page) -> None:
+    """Run > Run All Cells in JupyterLab, and wait for the new game."""
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    page.get_by_role("button", name="Start the game").first.wait_for(timeout=60_000)
 
 
 def save_in_jupyterlab(page: Page) -> None:
@@ -284,10 +299,14 @@ def _wait_for(condition, seconds: float) -> bool:
 
 
 def play_whole_game(url: str, out_dir: Path, where: str = "lab", viewport: tuple[int, int] = (1600, 1000),
-                    timeout_s: float = 480, games: int = 1, save_at_end: bool = False) -> list[Report]:
+                    timeout_s: float = 480, games: int = 1, save_at_end: bool = False,
+                    rerun: dict | None = None) -> list[Report]:
     """Open the notebook and play ``games`` whole games in a row ("Play again"
     between them), then save the notebook if ``save_at_end`` (JupyterLab);
-    return a report per game. Screenshots ``WHERE-N-start.png``,
+    return a report per game. With a ``rerun`` dict (JupyterLab), then start
+    one more game, Run All again while it runs, and put in ``rerun`` the
+    widget updates the page received in the 10 s after (``"updates"``), and
+    in the 3 s of that game before it (``"running"``). Screenshots ``WHERE-N-start.png``,
     ``-battle.png`` (the first battle screen) and ``-end.png`` in ``out_dir``."""
     out_dir.mkdir(parents=True, exist_ok=True)
     reports: list[Report] = []
@@ -343,6 +362,16 @@ def play_whole_game(url: str, out_dir: Path, where: str = "lab", viewport: tuple
             page.screenshot(path=str(out_dir / f"{prefix}-end.png"))
         if save_at_end and where == "lab":
             save_in_jupyterlab(page)
+        if rerun is not None and where == "lab":
+            root.get_by_role("button", name="Play again").first.click()
+            before = traffic.updates
+            page.wait_for_timeout(3000)  # the old game runs: timers tick, bots answer
+            rerun["running"] = traffic.updates - before
+            run_all(page)
+            page.wait_for_timeout(2000)
+            before = traffic.updates
+            page.wait_for_timeout(10_000)  # the new game waits for Start; the old one must be silent
+            rerun["updates"] = traffic.updates - before
         browser.close()
     return reports
 

@@ -72,6 +72,9 @@ def server_url():
 
 
 def check_game(report) -> None:
+    print(f"\n{report.where}: {len(report.clicks)} map clicks ({len(report.bad_clicks())} lost or misdirected), "
+          f"{len(report.guesses)} typed guesses, {len(report.keys)} options, map {sorted(set(report.map_sizes))} px, "
+          f"most dashed {report.most_dashed}, sweep sent {report.sweep_messages} messages, {report.seconds} s")
     assert report.over, f"{report.where}: the game did not end ({report.final_status!r}, {report.seconds} s)"
     assert report.bad_clicks() == [], f"{report.where}: lost or misdirected clicks: {report.bad_clicks()}"
     assert len(report.clicks) >= 1, report.moves
@@ -83,13 +86,17 @@ def check_game(report) -> None:
 
 def test_two_whole_games_in_jupyterlab_by_clicking(server_url):
     shipped = (REPO / "notebooks" / "play.ipynb").read_bytes()
-    reports = play_whole_game(server_url, OUT, "lab", (1600, 1000), games=2, save_at_end=True)
+    rerun: dict = {}
+    reports = play_whole_game(server_url, OUT, "lab", (1600, 1000), games=2, save_at_end=True, rerun=rerun)
     for report in reports:
         check_game(report)
     assert reports[0].sweep_messages <= 5, f"a mouse sweep sent {reports[0].sweep_messages} kernel messages"
     assert any(c["map_top"] < -10 for r in reports for c in r.clicks), "no click with the map partly out of view"
     assert any(k["by_key"] for r in reports for k in r.keys) and any(not k["by_key"] for r in reports for k in r.keys)
     assert (REPO / "notebooks" / "play.ipynb").read_bytes() == shipped  # saved mid-lesson, still as shipped
+    print(f"Run All: {rerun['running']} widget updates in 3 s of a running game, {rerun['updates']} in 10 s after")
+    assert rerun["running"] > 20  # a running game updates its timer every 0.25 s: the count sees that
+    assert rerun["updates"] <= 5, f"after Run All the old game sent {rerun['updates']} widget updates in 10 s"
 
 
 def test_a_whole_game_in_voila_on_a_projector_screen(server_url):
