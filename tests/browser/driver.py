@@ -19,7 +19,10 @@ records what a person would notice:
 Usage (a Jupyter server with JupyterLab and Voila serving the repo on ``URL``
 without a token)::
 
-    python tests/browser/driver.py URL OUT_DIR [lab|voila] [WIDTHxHEIGHT]
+    python tests/browser/driver.py URL OUT_DIR [lab|voila] [WIDTHxHEIGHT] [GAMES] [NOTEBOOK]
+
+(``NOTEBOOK`` is relative to the server's root: ``play.ipynb`` for a server
+started as the README says, with ``jupyter lab notebooks/play.ipynb``.)
 
 ``test_browser.py`` starts a server and calls :func:`play_whole_game`. Needs
 Playwright for Python and Debian's ``chromium`` (no browser download).
@@ -300,7 +303,7 @@ def _wait_for(condition, seconds: float) -> bool:
 
 def play_whole_game(url: str, out_dir: Path, where: str = "lab", viewport: tuple[int, int] = (1600, 1000),
                     timeout_s: float = 480, games: int = 1, save_at_end: bool = False,
-                    rerun: dict | None = None) -> list[Report]:
+                    rerun: dict | None = None, notebook: str = "notebooks/play.ipynb") -> list[Report]:
     """Open the notebook and play ``games`` whole games in a row ("Play again"
     between them), then save the notebook if ``save_at_end`` (JupyterLab);
     return a report per game. With a ``rerun`` dict (JupyterLab), then start
@@ -314,7 +317,7 @@ def play_whole_game(url: str, out_dir: Path, where: str = "lab", viewport: tuple
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
         traffic = KernelTraffic(page)
-        open_notebook(page, url, where)
+        open_notebook(page, url, where, notebook)
         page.wait_for_timeout(1500)
         new_fast_game(page)
         root = page.locator(".tnb-root").first
@@ -380,5 +383,6 @@ if __name__ == "__main__":
     where = sys.argv[3] if len(sys.argv) > 3 else "lab"
     size = tuple(int(v) for v in sys.argv[4].split("x")) if len(sys.argv) > 4 else (1600, 1000)
     games = int(sys.argv[5]) if len(sys.argv) > 5 else 1
-    for r in play_whole_game(sys.argv[1], Path(sys.argv[2]), where, size, games=games):
+    path = sys.argv[6] if len(sys.argv) > 6 else "notebooks/play.ipynb"
+    for r in play_whole_game(sys.argv[1], Path(sys.argv[2]), where, size, games=games, notebook=path):
         print(json.dumps(asdict(r)))

@@ -23,11 +23,11 @@ from typing import Collection, Mapping
 
 CHAR_EM = 0.6  # average width of a character, in em
 WRAP_EM = 8.0  # the CSS max-width of a name (styles.MAP_CSS)
-POINTS_EM = (2.4, 1.2)  # width, height of a value label above the point, in em of the name font
+POINTS_EM = (2.6, 1.6)  # width, height of a value label above the point, in em of the name font
 CASTLE_EM = (3.6, 3.2)  # of a castle with its value (a base)
 # (dx, dy) shifts in em, and wrap widths in em, tried for each name; the first is where CSS puts it.
 SHIFTS = ((0.0, 0.0), (0.0, 0.7), (-1.6, 0.3), (1.6, 0.3), (0.0, 1.4), (-2.6, 0.0), (2.6, 0.0),
-          (-1.6, 1.2), (1.6, 1.2), (0.0, -2.4), (-2.6, 1.0), (2.6, 1.0))
+          (-1.6, 1.2), (1.6, 1.2), (0.0, -2.8), (-2.6, 1.0), (2.6, 1.0))
 WRAPS = (WRAP_EM, 5.5, 11.0)
 
 
@@ -37,14 +37,19 @@ def name_font_px(map_width_px: float) -> float:
 
 
 def wrapped_lines(name: str, wrap_em: float) -> list[str]:
-    """``name`` broken into lines at spaces as a browser would at ``wrap_em``
-    (a word longer than the line stands alone)."""
+    """``name`` broken into lines as a browser would at ``wrap_em``: at spaces,
+    and after a hyphen ("Komárom-" / "Esztergom"); a part longer than the
+    line stands alone."""
     lines: list[str] = []
     for word in name.split():
-        if lines and (len(lines[-1]) + 1 + len(word)) * CHAR_EM <= wrap_em:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
+        parts = [part + "-" for part in word.split("-")]
+        parts[-1] = parts[-1][:-1]
+        for i, part in enumerate(p for p in parts if p):
+            glue = "" if i else " "
+            if lines and (len(lines[-1]) + len(glue) + len(part)) * CHAR_EM <= wrap_em:
+                lines[-1] += glue + part
+            else:
+                lines.append(part)
     return lines or [""]
 
 
