@@ -10,7 +10,8 @@ Prints:
   colour plus label change), measured on the real widgets with
   :class:`triviador_nb.ui.traffic.WidgetTraffic`;
 - the bytes and time to load each built-in map and build its view (first
-  render, kernel side).
+  render, kernel side), and to fit it to the size the browser reports and lay
+  out its names (``label_layout``).
 """
 
 from __future__ import annotations
@@ -68,15 +69,24 @@ def recolour_bytes() -> dict[str, float]:
             "map_view_bytes": build_bytes, "map_view_ms": build_s * 1000}
 
 
-def first_render(name: str) -> tuple[float, float, int]:
-    """(KiB sent, milliseconds, territories) to load map ``name`` and build its view."""
+def first_render(name: str) -> tuple[float, float, int, float, float]:
+    """(KiB sent, milliseconds, territories) to load map ``name`` and build its
+    view, then (KiB, milliseconds) to fit it to a 725 px wide board and lay out
+    its names, as when the browser first reports the map's size."""
     with WidgetTraffic() as traffic:
         start = time.perf_counter()
         game_map = load_builtin_map(name)
         view = MapView(game_map)
         view.preload_labels(SEAT_COLOURS.values(), (200, 300, 400), 1000, 3)
         ms = (time.perf_counter() - start) * 1000
-    return traffic.total_bytes / 1024, ms, len(game_map.board)
+    with WidgetTraffic() as fitting:
+        start = time.perf_counter()
+        view.map.set_trait("left", 0)
+        view.map.set_trait("top", 0)
+        view.map.set_trait("right", 725)
+        view.map.set_trait("bottom", round(725 / view.aspect))
+        fit_ms = (time.perf_counter() - start) * 1000
+    return traffic.total_bytes / 1024, ms, len(game_map.board), fitting.total_bytes / 1024, fit_ms
 
 
 def main() -> None:
@@ -92,10 +102,12 @@ def main() -> None:
     print(f"recolour one territory: {sizes['fill_only']} bytes (fill colour); "
           f"{sizes['with_cached_label']} bytes with its label (preloaded icon, the case in play); "
           f"{sizes['with_new_label']} bytes with a label never shown before")
-    print("first render per map (kernel side: bytes sent to the browser, time to load the map and build the view):")
+    print("first render per map (kernel side: bytes sent to the browser, time to load the map and build the view;"
+          " then to fit it and lay out its names):")
     for name in builtin_map_names():
-        size_kib, ms, territories = first_render(name)
-        print(f"  {name:<12} {territories:>2} territories: {size_kib:6.0f} KiB, {ms:5.0f} ms")
+        size_kib, ms, territories, fit_kib, fit_ms = first_render(name)
+        print(f"  {name:<12} {territories:>2} territories: {size_kib:6.0f} KiB, {ms:5.0f} ms; "
+              f"fit and names {fit_kib:4.1f} KiB, {fit_ms:4.1f} ms")
 
 
 if __name__ == "__main__":
