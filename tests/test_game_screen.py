@@ -17,7 +17,7 @@ from triviador_nb.banks import load_builtin_bank
 from triviador_nb.ui import ManualScheduler, play, setup
 from triviador_nb.ui.cells import close_widgets, shown_by_cell
 from triviador_nb.ui.map_view import GAME_MAP_HEIGHT, MapView, view_aspect
-from triviador_nb.ui.palette import BORDER
+from triviador_nb.ui.palette import BORDER, HIGHLIGHT
 
 
 @pytest.fixture
@@ -73,9 +73,11 @@ def test_the_dashed_outline_goes_when_the_battle_is_over(clock):
         if question is not None and 0 in question.waiting_for:
             app._apply(app._no_answer(question))
         clock.advance(0.5)
-    dashed = [t for t, p in app.map_view.polygons.items() if p.dash_array]
-    assert dashed == []  # "" clears it in the browser; None was dropped by ipyleaflet and the dashes stayed
-    assert app.map_view.polygons[target].color in (BORDER, "#111111")
+    # "" clears the dashes in the browser; None was dropped by ipyleaflet and they stayed
+    assert {p.dash_array for p in app.map_view.polygons.values()} == {""}
+    polygon = app.map_view.polygons[target]
+    outlined = app.game.stage == "attack" and app.game.current_players() == (0,) and target in app.game.legal_targets(0)
+    assert (polygon.color, polygon.weight) == ((HIGHLIGHT, 4) if outlined else (BORDER, 1))
 
 
 def test_the_start_reminder_goes_when_the_game_starts(clock):
@@ -104,6 +106,17 @@ def test_a_rerun_of_the_cell_stops_and_closes_the_game_it_showed(clock):
     other = play(seed=10, scheduler=clock)
     shown_by_cell(other, ("cell-2", "run-3"))
     assert not third._stopped  # another cell's screen is not touched
+
+
+def test_closing_a_game_closes_every_widget_it_made(clock):
+    import ipywidgets.widgets.widget as widget_module
+    before = set(widget_module._instances)
+    form = setup(seed=1, scheduler=clock)
+    form.app.start()
+    clock.advance(3)
+    form.close()
+    left = [type(widget_module._instances[k]).__name__ for k in set(widget_module._instances) - before]
+    assert left == []  # icons kept for later, option buttons while a guess is open: all closed
 
 
 def test_close_widgets_closes_the_whole_tree_once():
@@ -155,6 +168,9 @@ def test_deck_draws_questions_not_asked_before_first_d4():
     assert firsts[3] in asked  # only then the ones asked before
     replayed = Game.replay(CONQUIZTADOR, board, bank, 5, [], asked_before=asked)
     assert replayed.question.question.id == game.question.question.id not in asked
+    first = game.question.question.id
+    game._restore(list(game.actions))  # as after a fault inside apply: the same game again
+    assert game.asked_before == asked and game.question.question.id == first
 
 
 def test_play_again_asks_questions_the_class_has_not_had(clock):
@@ -170,12 +186,10 @@ def test_play_again_asks_questions_the_class_has_not_had(clock):
 
 
 def _label_points(name: str, width: float, height: float):
-    from triviador_nb.ui.map_view import _mercator_y, fit_view
+    from triviador_nb.ui.map_view import fit_view, pixel_xy
     game_map = load_builtin_map(name)
     _, zoom = fit_view(game_map.bounds, width, height)
-    scale = 2 ** zoom
-    return game_map, {t: ((lon + 180) / 360 * 256 * scale, _mercator_y(lat) * scale)
-                      for t, (lat, lon) in game_map.labels.items()}
+    return game_map, {t: pixel_xy(lat, lon, zoom) for t, (lat, lon) in game_map.labels.items()}
 
 
 @pytest.mark.parametrize("name, width, height", [("uk19", 525, 656), ("world19", 725, 468), ("europe19", 725, 571)])

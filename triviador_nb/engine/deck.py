@@ -31,15 +31,14 @@ class Deck(Generic[Q]):
             raise ValueError("a deck needs at least one question")
         self._questions = list(questions)
         self._rng = rng
-        fresh = [q for q in self._questions if q not in asked_before]
-        old = [q for q in self._questions if q in asked_before]
-        self._rng.shuffle(fresh)
-        self._rng.shuffle(old)
-        self._order = fresh + old
+        fresh, old = [], []
+        for question in self._questions:
+            (old if question in asked_before else fresh).append(question)
+        self._order = self._shuffled(fresh) + self._shuffled(old)  # no RNG draw for an empty list
         self._next = 0
 
-    def _shuffled(self) -> list[Q]:
-        order = list(self._questions)
+    def _shuffled(self, questions: Sequence[Q] | None = None) -> list[Q]:
+        order = list(self._questions if questions is None else questions)
         self._rng.shuffle(order)
         return order
 

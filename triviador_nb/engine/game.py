@@ -322,7 +322,8 @@ class Game:
         """Rebuild this game from its seed and ``actions`` after a fault, so an
         unexpected error never leaves a half-applied action behind."""
         fresh = Game.replay(self.rules, self.board, self.bank, self.seed, actions,
-                            names=[p.name for p in self.players], bases=self._given_bases)
+                            names=[p.name for p in self.players], bases=self._given_bases,
+                            asked_before=self.asked_before)
         self.__dict__.update(fresh.__dict__)
 
     def _check(self, action: Action) -> None:

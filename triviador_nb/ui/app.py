@@ -449,6 +449,8 @@ class GameApp:
         """Stop the game (:meth:`stop`) and close all its widgets, in the
         kernel and in the browser; the game itself stays in ``app.game``."""
         self.stop()
+        self.map_view.close()
+        self.panel.close()
         close_widgets(self.widget)
 
     def asked_ids(self) -> frozenset[str]:

@@ -19,7 +19,9 @@ press them (the button's own click handler runs, so nothing is special about
 a key); when the number box becomes enabled (a guess question opens) it takes
 focus at once, and a digit typed anywhere else on the page goes into it.
 Those keys are taken from JupyterLab's command mode: "1" there would turn the
-game's cell into a heading and wipe the game from the screen. Nothing is
+game's cell into a heading and wipe the game from the screen. Only while the
+question panel is on screen, and never from someone typing in an editor or a
+text box: a teacher writing in another cell keeps the focus and every key. Nothing is
 decided here: the kernel takes an answer only while it is open.
 """
 
@@ -49,6 +51,11 @@ function usable(element) {
   return element !== null && element !== undefined && !element.disabled && element.offsetParent !== null;
 }
 
+function onScreen(element) {
+  const r = element.getBoundingClientRect();
+  return r.width > 0 && r.bottom > 0 && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth;
+}
+
 function render({ model, el }) {
   quietMaps();
   el.classList.add("tnb-browser-input");
@@ -60,7 +67,10 @@ function render({ model, el }) {
   const focusNewGuess = () => {
     const box = guessBox();
     const now = usable(box);
-    if (now && !boxWasUsable && document.activeElement !== box) box.focus({ preventScroll: true });
+    // not while someone types elsewhere (a teacher in another cell), nor into a game out of view
+    if (now && !boxWasUsable && document.activeElement !== box && !typing(document.activeElement) && onScreen(panel)) {
+      box.focus({ preventScroll: true });
+    }
     boxWasUsable = now;
   };
   const attach = (tries) => {  // the view is put into the page after render()
@@ -77,7 +87,7 @@ function render({ model, el }) {
 
   const onKey = (event) => {
     if (panel === null || !el.isConnected || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (typing(event.target) || event.key.length !== 1) return;
+    if (typing(event.target) || event.key.length !== 1 || !onScreen(panel)) return;
     const buttons = [...panel.querySelectorAll("button.tnb-choice")].filter(usable);
     if (buttons.length === 4) {
       const index = "1234".includes(event.key) ? "1234".indexOf(event.key) : "abcd".indexOf(event.key.toLowerCase());

@@ -64,12 +64,12 @@ def shown_by_cell(screen: Screen, run: tuple[str, str] | None = None) -> None:
     _SCREENS[cell] = (run_id, screens)
 
 
-def close_widgets(root: w.Widget) -> int:
-    """Close ``root`` and every widget it holds (children, layers, icons,
-    layouts, styles); return how many were closed. Widgets already closed
-    are skipped."""
+def close_widgets(*roots: object) -> int:
+    """Close each widget in ``roots`` (widgets, or lists, tuples and dicts of
+    them) and every widget it holds (children, layers, icons, layouts,
+    styles); return how many were closed. Widgets already closed are skipped."""
     seen: set[int] = set()
-    stack: list[object] = [root]
+    stack: list[object] = list(roots)
     closed = 0
     while stack:
         item = stack.pop()

@@ -29,6 +29,7 @@ from ipyleaflet import DivIcon, Map, Marker, Polygon
 
 from ..maps import GameMap
 from .browser_input import BrowserInput
+from .cells import close_widgets
 from .label_layout import Placement, place_names
 from .palette import BORDER, FREE, HIGHLIGHT
 from .styles import MAP_CSS
@@ -58,14 +59,25 @@ def _mercator_y(lat: float) -> float:
     return 128 - 128 * math.log(math.tan(math.pi / 4 + phi / 2)) / math.pi
 
 
+def pixel_xy(lat: float, lon: float, zoom: float) -> tuple[float, float]:
+    """Web Mercator pixel position of (lat, lon) at ``zoom`` (256-pixel tiles)."""
+    scale = 2 ** zoom
+    return (lon + 180) / 360 * 256 * scale, _mercator_y(lat) * scale
+
+
+def _extent_px(bounds: tuple[tuple[float, float], tuple[float, float]]) -> tuple[float, float]:
+    """Width and height of ``bounds`` in pixels at zoom 0."""
+    (south, west), (north, east) = bounds
+    return (east - west) / 360 * 256, _mercator_y(south) - _mercator_y(north)
+
+
 def fit_view(bounds: tuple[tuple[float, float], tuple[float, float]], width_px: float, height_px: float,
              padding_px: float = 16, snap: float = 0.25) -> tuple[tuple[float, float], float]:
     """The centre (lat, lon) and zoom that show ``bounds`` ((south, west),
     (north, east), degrees) whole in a map of ``width_px`` x ``height_px``
     pixels, zoom rounded down to a multiple of ``snap``."""
     (south, west), (north, east) = bounds
-    dx = (east - west) / 360 * 256
-    dy = _mercator_y(south) - _mercator_y(north)
+    dx, dy = _extent_px(bounds)
     scale = min((width_px - 2 * padding_px) / dx, (height_px - 2 * padding_px) / dy)
     zoom = math.floor(math.log2(max(scale, 1e-9)) / snap) * snap
     y_mid = (_mercator_y(south) + _mercator_y(north)) / 2
@@ -77,9 +89,7 @@ def view_aspect(bounds: tuple[tuple[float, float], tuple[float, float]]) -> floa
     """Width over height of ``bounds`` ((south, west), (north, east), degrees)
     as the map draws them (Web Mercator), kept within 0.5-2.5 so that a very
     tall or very wide country still gets a usable board."""
-    (south, west), (north, east) = bounds
-    dx = (east - west) / 360 * 256
-    dy = _mercator_y(south) - _mercator_y(north)
+    dx, dy = _extent_px(bounds)
     return min(2.5, max(0.5, dx / dy)) if dy > 0 else 1.0
 
 
@@ -200,9 +210,7 @@ class MapView:
         size (:mod:`.label_layout`); only names whose place changed are sent."""
         if self._fitted_size is None:
             return
-        scale = 2 ** self.map.zoom
-        points = {t: ((lon + 180) / 360 * 256 * scale, _mercator_y(lat) * scale)
-                  for t, (lat, lon) in self.game_map.labels.items()}
+        points = {t: pixel_xy(lat, lon, self.map.zoom) for t, (lat, lon) in self.game_map.labels.items()}
         names = self.game_map.board.names
         for tid, place in place_names(points, names, self._fitted_size[0], self._bases).items():
             html = name_html(tid, names[tid], place)
@@ -210,6 +218,10 @@ class MapView:
             if old.html != html:
                 self.names[tid].icon = DivIcon(html=html, icon_size=ZERO, icon_anchor=ZERO)
                 old.close()
+
+    def close(self) -> None:
+        """Close every widget of the map, the label icons kept for later included."""
+        close_widgets(self.widget, list(self._icons.values()))
 
     def on_territory_click(self, handler: Callable[[str], None]) -> None:
         """Call ``handler(territory_id)`` when a territory is clicked (labels let

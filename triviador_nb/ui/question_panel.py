@@ -18,6 +18,7 @@ from typing import Callable, Sequence
 import ipywidgets as w
 
 from .browser_input import BrowserInput
+from .cells import close_widgets
 
 LETTERS = "ABCD"
 _DIGITS = re.compile(r"[0-9]{1,15}")  # D1: a whole number >= 0; 15 digits at most
@@ -79,6 +80,10 @@ class QuestionPanel:
         self._on_guess: Callable[[int], None] | None = None
         self._accepting = False
         self.clear("Waiting for the game to start")
+
+    def close(self) -> None:
+        """Close every widget of the panel, the controls not on screen now included."""
+        close_widgets(self.widget, self.choice_buttons, self.guess_row)
 
     # --------------------------------------------------------------- handlers
 

@@ -89,6 +89,7 @@ class GameSetup:
                        self.enough, self.you, *self.bots, self.pace, self.seed, self.new_game, self.error])
         self.widget = w.VBox([w.HBox([form, self.preview_box]), self.game_box])
         self._show_bot_seats()
+        self._preview: MapView | None = None
         self._show_preview()
         self._bank: QuestionBank | None = None
         self.app: GameApp | None = None
@@ -99,6 +100,8 @@ class GameSetup:
         """Stop the game and close every widget of the form and the game."""
         if self.app is not None:
             self.app.close()
+        if self._preview is not None:
+            self._preview.close()
         close_widgets(self.widget)
 
     def _repr_mimebundle_(self, **kwargs: object) -> dict:
@@ -162,10 +165,10 @@ class GameSetup:
     def _show_preview(self, game_map: GameMap | None = None) -> None:
         """Preview ``game_map`` (default: the map chosen in the list)."""
         self._previewed = game_map or load_builtin_map(self.map.value)
-        shown = self.preview_box.children
-        self.preview_box.children = (map_preview(self._previewed, height="260px").widget,)
-        for old in shown:
-            close_widgets(old)
+        shown, self._preview = self._preview, map_preview(self._previewed, height="260px")
+        self.preview_box.children = (self._preview.widget,)
+        if shown is not None:
+            shown.close()
 
     def _chosen_builtin_map(self) -> GameMap:
         """The built-in map chosen in the list (the one previewed, when it is)."""
