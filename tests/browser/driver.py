@@ -205,6 +205,7 @@ def _answer_guess(page: Page, root, report: Report) -> bool:
     if not (box.count() and box.is_visible() and box.is_enabled()):
         return False
     value = str(GUESSES[len(report.guesses) % len(GUESSES)])
+    root.locator(".tnb-question").first.scroll_into_view_if_needed()  # the player sees the question
     page.keyboard.type(value)  # at once: no click on the box first
     page.keyboard.press("Enter")
     arrived = _wait_for(lambda: _arrived(root, f"Answer sent: {value} ", value), 4)
@@ -223,6 +224,7 @@ def _answer_choice(page: Page, root, report: Report) -> bool:
     by_key = len(report.keys) % 2 == 0
     letter = "ABCD"[index]
     if by_key:
+        root.locator(".tnb-question").first.scroll_into_view_if_needed()  # the player sees the question
         page.keyboard.press("1234"[index])
     else:
         buttons.nth(index).click(timeout=3000)
