@@ -44,19 +44,26 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 HUMAN = "Your team"  # the notebook's name for the player at the screen
 
+# The map's scroll container: its nearest ancestor that scrolls (JupyterLab's
+# notebook panel), or null when the page itself scrolls (Voila).
+SCROLLER = """
+function scrollerOf(map) {
+  for (let element = map.parentElement; element && element !== document.body; element = element.parentElement) {
+    const style = getComputedStyle(element);
+    if (/(auto|scroll)/.test(style.overflowY) && element.scrollHeight > element.clientHeight) return element;
+  }
+  return null;
+}
+"""
+
 # The root's map: its box, the territories the player may click now whose
 # label point is visible and really on that territory, and the dashed paths.
 MAP_STATE = """
-(root) => {
+(root) => {""" + SCROLLER + """
   const map = root.querySelector('.tnb-map');
   const box = map.getBoundingClientRect();
-  let scroller = map.parentElement;
-  while (scroller && scroller !== document.body) {
-    const style = getComputedStyle(scroller);
-    if (/(auto|scroll)/.test(style.overflowY) && scroller.scrollHeight > scroller.clientHeight) break;
-    scroller = scroller.parentElement;
-  }
-  const view = (scroller && scroller !== document.body) ? scroller.getBoundingClientRect()
+  const scroller = scrollerOf(map);
+  const view = scroller ? scroller.getBoundingClientRect()
     : {top: 0, bottom: window.innerHeight, left: 0, right: window.innerWidth};
   const top = Math.max(view.top, box.top, 0), bottom = Math.min(view.bottom, box.bottom, window.innerHeight);
   const choosable = [];
@@ -80,15 +87,9 @@ MAP_STATE = """
 # Scroll the map's scroll container so that ``share`` of the map's height is
 # above the top of the visible area (the map "partly scrolled out of view").
 SCROLL_MAP_PARTLY_OUT = """
-(root, share) => {
+(root, share) => {""" + SCROLLER + """
   const map = root.querySelector('.tnb-map');
-  let scroller = map.parentElement;
-  while (scroller && scroller !== document.body) {
-    const style = getComputedStyle(scroller);
-    if (/(auto|scroll)/.test(style.overflowY) && scroller.scrollHeight > scroller.clientHeight) break;
-    scroller = scroller.parentElement;
-  }
-  if (!scroller || scroller === document.body) scroller = document.scrollingElement;
+  const scroller = scrollerOf(map) ?? document.scrollingElement;
   const viewTop = scroller === document.scrollingElement ? 0 : scroller.getBoundingClientRect().top;
   const box = map.getBoundingClientRect();
   scroller.scrollTop += (box.top - viewTop) + box.height * share;
@@ -337,11 +338,15 @@ def play_whole_game(url: str, out_dir: Path, where: str = "lab", viewport: tuple
             page.screenshot(path=str(out_dir / f"{prefix}-start.png"))
             battle_shot = False
             while time.monotonic() - started < timeout_s:
+                did = ""
                 try:
-                    did = (_answer_guess(page, root, report) and "guess" or _answer_choice(page, root, report)
-                           and "choice" or _click_territory(page, root, report) and "territory" or "")
+                    for move, name in ((_answer_guess, "guess"), (_answer_choice, "choice"),
+                                       (_click_territory, "territory")):
+                        if move(page, root, report):
+                            did = name
+                            break
                 except PlaywrightError:  # the screen changed under the move (a bot was quicker): look again
-                    did = ""
+                    pass
                 if did:
                     report.moves.append(did)
                     state = root.evaluate(MAP_STATE)

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import Collection, Mapping
 
 CHAR_EM = 0.6  # average width of a character, in em
-WRAP_EM = 8.0  # the CSS max-width of a name (styles.MAP_CSS)
+WRAP_EM = 8.0  # the CSS max-width of a name (styles.MAP_CSS is written from these two)
+NAME_FONT = (11.0, 1.25, 5.0, 21.0)  # CSS clamp(min px, a cqw + b px, max px) of a name's font
 POINTS_EM = (2.6, 1.6)  # width, height of a value label above the point, in em of the name font
 CASTLE_EM = (3.6, 3.2)  # of a castle with its value (a base)
 # (dx, dy) shifts in em, and wrap widths in em, tried for each name; the first is where CSS puts it.
@@ -32,8 +33,16 @@ WRAPS = (WRAP_EM, 5.5, 11.0)
 
 
 def name_font_px(map_width_px: float) -> float:
-    """The name font size for a map this wide: CSS ``clamp(11px, 1.25cqw + 5px, 21px)``."""
-    return min(21.0, max(11.0, 0.0125 * map_width_px + 5))
+    """The name font size for a map this wide (:data:`NAME_FONT`, a ``cqw``
+    being a hundredth of the map's width)."""
+    low, per_cqw, plus, high = NAME_FONT
+    return min(high, max(low, per_cqw * map_width_px / 100 + plus))
+
+
+def name_font_css() -> str:
+    """:data:`NAME_FONT` as the CSS ``clamp()`` the browser uses."""
+    low, per_cqw, plus, high = NAME_FONT
+    return f"clamp({low:g}px, {per_cqw:g}cqw + {plus:g}px, {high:g}px)"
 
 
 def wrapped_lines(name: str, wrap_em: float) -> list[str]:

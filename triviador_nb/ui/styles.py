@@ -7,6 +7,7 @@ in (``.tnb-board`` is a CSS size container), so names are 12 px on a 560 px
 map and 19 px on a projector's 1,100 px one.
 """
 
+from .label_layout import WRAP_EM, name_font_css
 from .palette import SEA, TEXT
 
 MAP_CSS = f"""
@@ -23,7 +24,7 @@ MAP_CSS = f"""
   font-size: clamp(15px, 1.3cqw + 7px, 26px); }}
 .tnb-map .tnb-points .tnb-castle-svg {{ height: 1.55em; width: auto; }}
 .tnb-map .tnb-value {{ font-weight: bold; }}
-.tnb-map .tnb-name {{ top: 1px; max-width: 8em; font-size: clamp(11px, 1.25cqw + 5px, 21px); line-height: 1.0; }}
+.tnb-map .tnb-name {{ top: 1px; max-width: {WRAP_EM:g}em; font-size: {name_font_css()}; line-height: 1.0; }}
 </style>
 """
 
