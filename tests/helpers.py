@@ -202,7 +202,7 @@ def finish_quietly(game: Game) -> None:
 
 
 def scores(game: Game) -> list[int]:
-    return [p.score for p in game.players]
+    return game.scores()
 
 
 def owners(game: Game) -> dict[str, int | None]:

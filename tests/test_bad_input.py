@@ -21,7 +21,7 @@ from triviador_nb.engine import (
     Rebuild,
 )
 from triviador_nb.maps import MapError, load_builtin_map, load_map
-from triviador_nb.ui import ManualScheduler, play
+from triviador_nb.ui import ManualClock, play
 from triviador_nb.ui.question_panel import parse_guess
 
 HEADER = "type,question,answer,wrong_1,wrong_2,wrong_3\n"
@@ -109,8 +109,8 @@ def test_an_illegal_rebuild_raises_its_own_error():
 
 
 def test_a_countdown_that_lands_a_hair_before_zero_still_expires():
-    clock = ManualScheduler()
-    app = play(seed=1, scheduler=clock)
+    clock = ManualClock()
+    app = play(seed=1, clock=clock)
     clock.advance(121.73699999999998)  # float remainders once left 5e-14 s on the timer forever
     app.start()
     clock.advance(12)
@@ -119,7 +119,7 @@ def test_a_countdown_that_lands_a_hair_before_zero_still_expires():
 
 def test_a_guess_of_5000_digits_typed_in_the_box_is_refused_with_feedback():
     assert parse_guess("9" * 5000) is None
-    app = play(seed=1, scheduler=ManualScheduler())
+    app = play(seed=1, clock=ManualClock())
     app.start()
     app.panel.guess_box.value = "9" * 5000
     assert app.game.actions == [] and "is not a whole number" in app.panel.feedback.value
@@ -133,12 +133,12 @@ def test_an_empty_bank_list_is_a_clear_error():
 def test_the_map_title_is_shown_as_text(tmp_path):
     data = hungary_json()
     data["triviador"]["title"] = "<img src=x onerror=alert(1)>"
-    app = play(map=str(write_map(tmp_path, json.dumps(data))), scheduler=ManualScheduler())
+    app = play(map=str(write_map(tmp_path, json.dumps(data))), clock=ManualClock())
     assert "<img" not in app.title.value and "&lt;img" in app.title.value
 
 
 def test_play_again_does_nothing_while_a_game_is_on():
-    app = play(seed=1, scheduler=ManualScheduler())
+    app = play(seed=1, clock=ManualClock())
     app.play_again.click()
     assert app.game.seed == 1
 

@@ -209,7 +209,7 @@ def test_replay_from_actions_rebuilds_the_same_game(seed):
         again = Game.replay(CONQUIZTADOR, grid_board(), synthetic_bank(), seed, actions, names=names)
         assert again.events == game.events
         assert again.ranking == game.ranking
-        assert [p.score for p in again.players] == [p.score for p in game.players]
+        assert again.scores() == game.scores()
         assert again.territories == game.territories
 
 

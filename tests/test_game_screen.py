@@ -11,18 +11,23 @@ from __future__ import annotations
 import ipywidgets as w
 import pytest
 
-from triviador_nb.engine import CONQUIZTADOR, Game
+from triviador_nb.engine import CONQUIZTADOR, ChoiceAnswer, Game, GuessAnswer
 from triviador_nb.maps import load_builtin_map
 from triviador_nb.banks import load_builtin_bank
-from triviador_nb.ui import ManualScheduler, play, setup
+from triviador_nb.ui import ManualClock, play, setup
 from triviador_nb.ui.cells import close_widgets, shown_by_cell
 from triviador_nb.ui.map_view import GAME_MAP_HEIGHT, MapView, view_aspect
 from triviador_nb.ui.palette import BORDER, HIGHLIGHT
 
 
+def no_answer(asked):
+    """The human seat's "no answer" to the open question."""
+    return GuessAnswer(0, None) if asked.is_guess else ChoiceAnswer(0, None)
+
+
 @pytest.fixture
-def clock() -> ManualScheduler:
-    return ManualScheduler()
+def clock() -> ManualClock:
+    return ManualClock()
 
 
 def test_game_map_is_sized_outright_never_stretched():
@@ -50,11 +55,11 @@ def test_view_aspect_is_bounded_for_very_tall_or_wide_maps():
 def _to_first_human_attack(clock, app):
     for _ in range(4000):
         game = app.game
-        if game.stage == "attack" and game.current_players() == (0,) and not app._paused:
+        if game.stage == "attack" and game.current_players() == (0,) and not app.table.paused:
             return
         if game.stage == "answer" and 0 in game.question.waiting_for:
-            app._apply(app._no_answer(game.question))
-        elif game.stage in ("base", "pick") and game.current_players() == (0,) and not app._paused:
+            app.table.submit(0, no_answer(game.question))
+        elif game.stage in ("base", "pick") and game.current_players() == (0,) and not app.table.paused:
             app.map_view.click(game.legal_picks(0)[0])
         else:
             clock.advance(0.5)
@@ -62,16 +67,16 @@ def _to_first_human_attack(clock, app):
 
 
 def test_the_dashed_outline_goes_when_the_battle_is_over(clock):
-    app = play(seed=3, scheduler=clock, pace=0.1)
+    app = play(seed=3, clock=clock, pace=0.1)
     app.start()
     _to_first_human_attack(clock, app)
     target = app.game.legal_targets(0)[0]
     app.map_view.click(target)
     assert app.map_view.polygons[target].dash_array == "8 6"  # under attack now
-    while app.game.attack is not None or app._paused:
+    while app.game.attack is not None or app.table.paused:
         question = app.game.question
         if question is not None and 0 in question.waiting_for:
-            app._apply(app._no_answer(question))
+            app.table.submit(0, no_answer(question))
         clock.advance(0.5)
     # "" clears the dashes in the browser; None was dropped by ipyleaflet and they stayed
     assert {p.dash_array for p in app.map_view.polygons.values()} == {""}
@@ -81,7 +86,7 @@ def test_the_dashed_outline_goes_when_the_battle_is_over(clock):
 
 
 def test_the_start_reminder_goes_when_the_game_starts(clock):
-    app = play(seed=7, scheduler=clock)
+    app = play(seed=7, clock=clock)
     app.map_view.click("HU-PE")
     assert "Press Start to begin the game." in app.message.value
     app.start_button.click()
@@ -89,21 +94,21 @@ def test_the_start_reminder_goes_when_the_game_starts(clock):
 
 
 def test_a_rerun_of_the_cell_stops_and_closes_the_game_it_showed(clock):
-    first = play(seed=7, scheduler=clock, pace=0.2)
+    first = play(seed=7, clock=clock, pace=0.2)
     shown_by_cell(first, ("cell-1", "run-1"))
     first.start()
     clock.advance(0.2)
     actions = len(first.game.actions)
-    second = play(seed=8, scheduler=clock, pace=0.2)
+    second = play(seed=8, clock=clock, pace=0.2)
     shown_by_cell(second, ("cell-1", "run-1"))  # the same run shows two screens: both stay
     assert not first._stopped
-    third = play(seed=9, scheduler=clock, pace=0.2)
+    third = play(seed=9, clock=clock, pace=0.2)
     shown_by_cell(third, ("cell-1", "run-2"))  # Run All again
     assert first._stopped and second._stopped and not third._stopped
     assert first.widget.comm is None and first.map_view.map.comm is None  # closed in kernel and browser
     clock.advance(60)
     assert len(first.game.actions) == actions  # its bots and timers act no more
-    other = play(seed=10, scheduler=clock)
+    other = play(seed=10, clock=clock)
     shown_by_cell(other, ("cell-2", "run-3"))
     assert not third._stopped  # another cell's screen is not touched
 
@@ -111,7 +116,7 @@ def test_a_rerun_of_the_cell_stops_and_closes_the_game_it_showed(clock):
 def test_closing_a_game_closes_every_widget_it_made(clock):
     import ipywidgets.widgets.widget as widget_module
     before = set(widget_module._instances)
-    form = setup(seed=1, scheduler=clock)
+    form = setup(seed=1, clock=clock)
     form.app.start()
     clock.advance(3)
     form.close()
@@ -127,7 +132,7 @@ def test_close_widgets_closes_the_whole_tree_once():
 
 
 def test_new_game_in_the_form_closes_the_game_it_replaces(clock):
-    form = setup(seed=1, scheduler=clock)
+    form = setup(seed=1, clock=clock)
     old = form.app
     form.start()
     assert form.app is not old and old._stopped and old.widget.comm is None
@@ -135,7 +140,7 @@ def test_new_game_in_the_form_closes_the_game_it_replaces(clock):
 
 
 def test_question_widgets_are_reused_from_question_to_question(clock):
-    app = play(seed=7, scheduler=clock, pace=0.1)
+    app = play(seed=7, clock=clock, pace=0.1)
     app.start()
     first_question, row = app.game.question, app.panel.controls.children[0]
     assert row is app.panel.guess_row
@@ -143,9 +148,9 @@ def test_question_widgets_are_reused_from_question_to_question(clock):
     for _ in range(400):  # until the next guess question is on screen
         clock.advance(0.5)
         game = app.game
-        if game.stage in ("pick", "base") and game.current_players() == (0,) and not app._paused:
+        if game.stage in ("pick", "base") and game.current_players() == (0,) and not app.table.paused:
             app.map_view.click(game.legal_picks(0)[0])
-        if game.question not in (None, first_question) and game.question.is_guess and app._asked is game.question:
+        if game.question not in (None, first_question) and game.question.is_guess and app._shown == app.table.state_id:
             break
     assert app.game.question is not first_question
     assert app.panel.controls.children == (row,)  # the same row: before, every question made a new HBox
@@ -153,7 +158,7 @@ def test_question_widgets_are_reused_from_question_to_question(clock):
 
 
 def test_buttons_carry_the_class_the_keys_look_for():
-    app = play(seed=7, scheduler=ManualScheduler())
+    app = play(seed=7, clock=ManualClock())
     assert all("tnb-choice" in b._dom_classes for b in app.panel.choice_buttons)
     assert app.panel.keys in app.panel.widget.children
 
@@ -174,7 +179,7 @@ def test_deck_draws_questions_not_asked_before_first_d4():
 
 
 def test_play_again_asks_questions_the_class_has_not_had(clock):
-    app = play(seed=21, scheduler=clock)
+    app = play(seed=21, clock=clock)
     app.autoplay()
     asked = app.asked_ids()
     assert len(asked) > 15

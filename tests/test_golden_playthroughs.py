@@ -29,6 +29,7 @@ from fixture_data import grid_board, synthetic_bank
 
 from triviador_nb.engine import CONQUIZTADOR, DOBYVATEL, DUEL, LONG_CAMPAIGN, Board, Game, RuleSet
 from triviador_nb.simulate import play_bot_game
+from triviador_nb.words import WIN_KIND_LABELS, Names, event_text
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -44,9 +45,9 @@ def board_named(name: str) -> Board:
 
 # rule set, board, seed, what the game must show (checked, so a reseed cannot lose it silently)
 GAMES = {
-    "duel": (DUEL, "hungary", 131, {"wings", "capture"}),
+    "duel": (DUEL, "hungary", 1098, {"wings", "capture"}),
     "conquiztador": (CONQUIZTADOR, "grid", 8, {"capture"}),
-    "dobyvatel": (DOBYVATEL, "hungary15", 0, {"capture", "win kind"}),
+    "dobyvatel": (DOBYVATEL, "hungary15", 73, {"capture", "win kind"}),
     "long-campaign": (LONG_CAMPAIGN, "hungary", 1368, {"rebuilt", "capture", "award", "allocation"}),
 }
 
@@ -69,7 +70,7 @@ def territory_line(game: Game) -> str:
 
 
 def scores_line(game: Game) -> str:
-    return "scores: " + " ".join(f"{seat(p.seat)}={p.score}" + ("" if p.in_game else "(out)") for p in game.players)
+    return "scores: " + " ".join(f"{seat(p.seat)}={game.score(p.seat)}" + ("" if p.in_game else "(out)") for p in game.players)
 
 
 def transcript(rules: RuleSet, board_name: str, seed: int) -> tuple[list[str], Game]:
@@ -87,10 +88,11 @@ def transcript(rules: RuleSet, board_name: str, seed: int) -> tuple[list[str], G
         "seats: " + " ".join(f"{seat(s)}={names[s]} ({game.colours[s]})" for s in range(rules.players)),
     ]
     shown = {"events": 0, "owners": None, "scores": None}
+    names_of = Names.of_game(game)
 
     def dump() -> None:
         for event in game.events[shown["events"]:]:
-            lines.append(f"   {event}")
+            lines.append(f"   [{event.kind}] {event_text(event, names_of)}")
         shown["events"] = len(game.events)
         for key, line in (("owners", territory_line(game)), ("scores", scores_line(game))):
             if line != shown[key]:
@@ -104,8 +106,8 @@ def transcript(rules: RuleSet, board_name: str, seed: int) -> tuple[list[str], G
         lines.append(f"{number}. {action}")
         dump()
     assert game.events == played.events, "the replay from text differs from the bot game"
-    kind = f" ({game.win_kind.value})" if game.win_kind else ""
-    lines.append("result: " + ", ".join(f"{seat(s)} {game.players[s].score}" for s in game.ranking) + kind)
+    kind = f" ({WIN_KIND_LABELS[game.win_kind.value]})" if game.win_kind else ""
+    lines.append("result: " + ", ".join(f"{seat(s)} {game.score(s)}" for s in game.ranking) + kind)
     return lines, game
 
 

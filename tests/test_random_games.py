@@ -71,7 +71,7 @@ def check_state(game: Game) -> None:
             assert s.value in (200, 400, 1000)
     for p in game.players:
         if not p.in_game:
-            assert (p.score, p.bonuses, p.awards) == (0, 0, 0)
+            assert (game.score(p.seat), p.bonuses, p.awards) == (0, 0, 0)
     assert sum(s.is_base for s in game.territories.values()) == 3
     if game.phase is Phase.EXPANSION and game.pick_queue:
         assert len(game.pick_queue) <= 3
@@ -82,7 +82,7 @@ def check_finished(game: Game) -> None:
     assert sorted(game.ranking) == [0, 1, 2]
     in_game = [s for s in game.ranking if game.players[s].in_game]
     assert tuple(in_game) == game.ranking[:len(in_game)]
-    assert [game.players[s].score for s in in_game] == sorted((game.players[s].score for s in in_game), reverse=True)
+    assert [game.score(s) for s in in_game] == sorted((game.score(s) for s in in_game), reverse=True)
     assert game.events[-1].kind == "ranking"
     assert all(s.owner is not None for s in game.territories.values())
     check_no_repeats(game)
@@ -205,7 +205,7 @@ def test_random_play_reaches_every_rule_path(board_name):
             seen.add(e.kind)
             if e.kind == "take" and e.data["lost"] == 1000:
                 seen.add("ruin taken")
-            if e.kind == "phase" and e.data.get("phase") == "tie-break":
+            if e.kind == "phase" and e.data.get("phase") == "tiebreak":
                 seen.add("tie-break")
         if sum(p.in_game for p in game.players) == 1:
             seen.add("one player left")

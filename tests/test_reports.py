@@ -7,7 +7,7 @@ from helpers import answer_all
 from triviador_nb.engine import CONQUIZTADOR, Game, GuessAnswer
 from triviador_nb.reports import question_reports, report_table
 from triviador_nb.simulate import play_bot_game
-from triviador_nb.ui import ManualScheduler, play
+from triviador_nb.ui import ManualClock, play
 
 
 def test_a_guess_question_report_counts_exact_answers_and_distances():
@@ -47,7 +47,7 @@ def test_reports_add_up_over_several_games_and_make_a_table():
 
 
 def test_the_app_shows_the_report_when_the_game_is_over():
-    app = play(seed=3, scheduler=ManualScheduler())
+    app = play(seed=3, clock=ManualClock())
     assert app.report_box.layout.display == "none"
     app.autoplay()
     assert app.report_box.layout.display is None

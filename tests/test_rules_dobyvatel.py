@@ -29,6 +29,7 @@ from helpers import (
     standard_game,
 )
 
+from triviador_nb.words import Names, event_text
 from triviador_nb.engine import (
     CONQUIZTADOR,
     DOBYVATEL,
@@ -278,7 +279,7 @@ def test_d13_tie_for_first_place_one_guess_question_winner_gets_10():
     assert game.players[1].awards == 10
     assert [e.data for e in events_of(game, "award")] == [{"seat": 1, "points": 10}]
     assert game.score_invariant_problems() == []
-    assert len([e for e in events_of(game, "question") if e.data["purpose"] == "tie-break"]) == 1
+    assert len([e for e in events_of(game, "question") if e.data["purpose"] == "tiebreak"]) == 1
 
 
 def test_d13_three_way_tie_for_first_one_question_among_all_three():
@@ -289,7 +290,7 @@ def test_d13_three_way_tie_for_first_one_question_among_all_three():
     answer_guess(game, (2, 0, 1))
     assert game.is_over and game.ranking == (2, 0, 1)
     assert scores(game) == [1600, 1600, 1610]
-    assert len([e for e in events_of(game, "question") if e.data["purpose"] == "tie-break"]) == 1
+    assert len([e for e in events_of(game, "question") if e.data["purpose"] == "tiebreak"]) == 1
     assert game.win_kind is WinKinds.NARROW  # 1610 < 1600 + 1600
     assert game.score_invariant_problems() == []
 
@@ -299,7 +300,7 @@ def test_d13_a_tie_for_second_place_is_not_decided_by_a_question():
     play_battle(game, lambda g: ("C2", ("defend",)) if g.battle_round == 1 and g.attacker == 0 else None)
     assert scores(game) == [1600, 1600, 1700]
     assert game.is_over and game.phase is Phase.OVER  # no tie-break question
-    assert not any(e.data.get("purpose") == "tie-break" for e in events_of(game, "question"))
+    assert not any(e.data.get("purpose") == "tiebreak" for e in events_of(game, "question"))
     assert game.ranking == (2, 0, 1)  # the tied second and third stay in seat order
     assert events_of(game, "award") == []
     assert scores(game) == [1600, 1600, 1700]
@@ -326,8 +327,8 @@ def test_d13_whole_map_victory_the_winner_owns_every_territory():
     assert scores(game) == [4800 + 200, 0, 0]  # A3 was taken for 400 before the capture
     assert game.win_kind is WinKinds.WHOLE_MAP
     assert game.ranking == (0, 1, 2)
-    assert events_of(game, "ranking")[-1].data["win_kind"] == "whole-map victory"
-    assert "(whole-map victory)" in events_of(game, "ranking")[-1].text
+    assert events_of(game, "ranking")[-1].data["win_kind"] == "whole_map"
+    assert "(whole-map victory)" in event_text(events_of(game, "ranking")[-1], Names.of_game(game))
     assert game.score_invariant_problems() == []
 
 
@@ -373,12 +374,12 @@ def test_d13_narrow_victory_any_other_win():
     assert game.is_over and game.ranking == (0, 2, 1)
     assert game.win_kind is WinKinds.NARROW
     assert events_of(game, "ranking")[-1].data == {"ranking": [0, 2, 1], "scores": [2000, 1400, 1600],
-                                                   "win_kind": "narrow victory"}
+                                                   "win_kind": "narrow"}
 
 
 def test_d13_win_kind_boundaries():
-    def players(*points):
-        return [PlayerState(i, f"p{i + 1}", score=p) for i, p in enumerate(points)]
+    def players(*points):  # the scores by seat
+        return list(points)
 
     board = {"X": TerritoryState(owner=0), "Y": TerritoryState(owner=1)}
     assert win_kind(0, players(3000, 1500, 1500), board) is WinKinds.GREAT

@@ -36,6 +36,7 @@ from helpers import (
     snapshot,
 )
 
+from triviador_nb.words import Names, event_text
 from triviador_nb.engine import (
     DUEL,
     Attack,
@@ -112,9 +113,9 @@ def play_expansion(game: Game, winners) -> list[list[int]]:
             seat = game.pick_queue[0]
             legal = game.legal_picks(seat)
             assert legal == adjacent_first(game, seat)
-            before = game.players[seat].score
+            before = game.score(seat)
             game.apply(Pick(seat, legal[-1]))
-            assert game.players[seat].score == before + 200
+            assert game.score(seat) == before + 200
             assert game.score_invariant_problems() == []
     return queues
 
@@ -310,7 +311,7 @@ def test_d11_round_3_magic_wings_reach_a_non_adjacent_territory_or_castle():
     assert game.legal_actions() == ([Attack(RED, t) for t in ("A4", "B3", "C3")]
                                     + [Attack(RED, t, wings=True) for t in ("A5", "B4", "B5", "C4", "C5")])
     events = game.apply(Attack(RED, "C5", wings=True))
-    assert events[0].data["wings"] is True and "Magic Wings" in events[0].text
+    assert events[0].data["wings"] is True and "Magic Wings" in event_text(events[0], Names.of_game(game))
     resolve_battles(game, "win")
     assert (game.territories["C5"].owner, game.territories["C5"].value) == (RED, 400)
     assert scores(game) == [2600, 2200]
@@ -425,7 +426,7 @@ def test_d11_d9_captured_castle_ends_the_game_at_once_with_the_full_transfer():
     assert not game.players[BLUE].in_game
     assert game.territories["A4"].value == 1000
     assert game.ranking == (RED, BLUE)
-    assert not any(e.data.get("purpose") == "tie-break" for e in events_of(game, "question"))
+    assert not any(e.data.get("purpose") == "tiebreak" for e in events_of(game, "question"))
     assert game.score_invariant_problems() == []
 
 

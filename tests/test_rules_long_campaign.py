@@ -465,9 +465,9 @@ def test_d14_d9_capture_transfers_everything_plus_a_1000_elimination_award():
     assert scores(game) == [1600 + 1800 + 1000, 1600, 0]
     p1, p3 = game.players[0], game.players[2]
     assert (p1.bonuses, p1.awards) == (200, 1000)
-    assert (p3.score, p3.bonuses, p3.awards, p3.in_game) == (0, 0, 0, False)
+    assert (game.score(2), p3.bonuses, p3.awards, p3.in_game) == (0, 0, 0, False)
     assert kinds(game.events).count("award") == 1
-    assert events_of(game, "award")[-1].data == {"seat": 0, "points": 1000}
+    assert events_of(game, "award")[-1].data == {"seat": 0, "defender": 2, "points": 1000}
     assert game.territories["C1"].value == 1000
     assert game.score_invariant_problems() == []
 

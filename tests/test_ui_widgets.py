@@ -1,6 +1,6 @@
 """Headless widget tests: clicks, typed guesses, timers and map clicks, no browser.
 
-The app runs on a ManualScheduler, so timers and bot delays move only when a
+The app runs on a ManualClock, so timers and bot delays move only when a
 test advances the clock.
 """
 
@@ -14,19 +14,20 @@ import pytest
 from triviador_nb.engine import Attack as AttackAction
 from triviador_nb.engine import ChoiceAnswer, GuessAnswer
 from triviador_nb.maps import load_builtin_map
-from triviador_nb.ui import ManualScheduler, play
+from triviador_nb.ui import ManualClock, panels, play
 from triviador_nb.ui.map_view import MapView, fit_view
 from triviador_nb.ui.palette import FREE, SEAT_COLOURS
 from triviador_nb.ui.question_panel import parse_guess
 from triviador_nb.ui.traffic import WidgetTraffic
+from triviador_nb.words import WIN_KIND_LABELS
 
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
-def clock() -> ManualScheduler:
-    return ManualScheduler()
+def clock() -> ManualClock:
+    return ManualClock()
 
 
 def started(app):
@@ -37,11 +38,11 @@ def started(app):
 
 @pytest.fixture
 def app(clock):
-    return started(play(seed=7, scheduler=clock))
+    return started(play(seed=7, clock=clock))
 
 
 def test_the_game_waits_for_start_with_bases_drawn(clock):
-    app = play(seed=7, scheduler=clock)
+    app = play(seed=7, clock=clock)
     assert app.game.question is not None and app.panel.controls.children == ()
     assert "Press Start" in app.panel.text.value and "press Start" in app.status.value
     clock.advance(60)
@@ -53,7 +54,7 @@ def test_the_game_waits_for_start_with_bases_drawn(clock):
     assert app.panel.controls.children[0].children == (app.panel.guess_box, app.panel.answer_button)
 
 
-def finish_question(clock: ManualScheduler, app) -> None:
+def finish_question(clock: ManualClock, app) -> None:
     """Let bots answer and the result pause pass."""
     clock.advance(app.game.rules.timers.choice_s + app.reveal_s + 0.5)
 
@@ -133,7 +134,7 @@ def play_to_human_pick(clock, app):
     """Answer guesses exactly until the human has a pick."""
     for _ in range(200):
         game = app.game
-        if game.stage == "pick" and game.current_players() == (0,) and not app._paused:
+        if game.stage == "pick" and game.current_players() == (0,) and not app.table.paused:
             return
         if game.stage == "answer" and 0 in game.question.waiting_for and app.panel._accepting:
             app.panel.guess_box.value = str(game.question.question.answer)
@@ -167,13 +168,13 @@ def test_click_when_it_is_not_your_turn_says_so(app):
 
 
 def test_choice_buttons_answer_a_battle_question(clock):
-    app = started(play(seed=7, scheduler=clock))
+    app = started(play(seed=7, clock=clock))
     for _ in range(2000):
         game = app.game
         asked = game.question
         if asked is not None and not asked.is_guess and 0 in asked.waiting_for and app.panel._accepting:
             break
-        if game.stage in ("pick", "attack") and game.current_players() == (0,) and not app._paused:
+        if game.stage in ("pick", "attack") and game.current_players() == (0,) and not app.table.paused:
             app.map_view.click((game.legal_picks(0) if game.stage == "pick" else game.legal_targets(0))[0])
         elif asked is not None and asked.is_guess and 0 in asked.waiting_for and app.panel._accepting:
             app.panel.guess_box.value = str(asked.question.answer)
@@ -184,7 +185,7 @@ def test_choice_buttons_answer_a_battle_question(clock):
     assert [label[:3] for label in labels] == ["A) ", "B) ", "C) ", "D) "]
     assert [label[3:] for label in labels] == list(asked.options)
     clock.advance(1.0)
-    shown_for_ms = round((clock.now() - app._asked_at) * 1000)
+    shown_for_ms = round((clock.now() - app.table._deadline.opened_at) * 1000)
     assert 1000 <= shown_for_ms <= 1500
     app.panel.choice_buttons[2].click()
     assert ChoiceAnswer(0, 2, shown_for_ms) in app.game.actions
@@ -193,7 +194,7 @@ def test_choice_buttons_answer_a_battle_question(clock):
 
 
 def test_a_whole_game_is_played_through_the_widgets(clock):
-    app = started(play(seed=11, scheduler=clock, pace=0.2))
+    app = started(play(seed=11, clock=clock, pace=0.2))
     play_whole_game_by_widgets(app, clock)
     assert app.game.is_over
     assert app.game.score_invariant_problems() == []
@@ -219,7 +220,7 @@ def test_autoplay_finishes_the_game_and_ignores_pending_timers(clock, app):
 
 
 def test_watch_mode_has_no_human(clock):
-    app = started(play(you=None, bots=("easy", "medium", "hard"), seed=3, scheduler=clock, pace=0))
+    app = started(play(you=None, bots=("easy", "medium", "hard"), seed=3, clock=clock, pace=0))
     clock.advance(600)
     assert app.game.is_over
     app.map_view.click("HU-PE")
@@ -236,7 +237,7 @@ def test_bank_markup_is_shown_literally(clock, tmp_path):
     bank.write_text("type,question,answer,wrong_1,wrong_2,wrong_3\n"
                     "guess,<b>How many</b> <script>x</script>?,7,,,\n"
                     "choice,<i>Pick</i>,a,b,c,d\n", encoding="utf-8")
-    app = started(play(bank=str(bank), seed=1, scheduler=clock))
+    app = started(play(bank=str(bank), seed=1, clock=clock))
     assert "&lt;b&gt;How many&lt;/b&gt; &lt;script&gt;" in app.panel.text.value
     assert "<script>" not in app.panel.text.value
 
@@ -259,7 +260,7 @@ def test_recolouring_one_territory_sends_under_1_kb():
 
 def test_one_bank_file_in_a_list_loads(clock):
     app = started(play(bank=["../question_banks/general_knowledge_en.csv".replace("..", str(REPO))],
-                       seed=1, scheduler=clock))
+                       seed=1, clock=clock))
     assert len(app.game.bank.choice) == 122 and len(app.game.bank.guess) == 91
 
 
@@ -280,13 +281,13 @@ def test_expansion_outcome_names_the_real_picks(clock, app):
     names = [app.game.players[s].name for s in dict.fromkeys(queue)]
     expected = "Closest: Your team. " + "; ".join(
         f"{n}: {queue.count(s)} pick{'s' if queue.count(s) > 1 else ''}" for n, s in zip(names, dict.fromkeys(queue)))
-    assert app._outcome == [expected + "."]
+    assert panels.outcome_lines(app.view) == [expected + "."]
     assert app.panel.text.value == f'<div class="tnb-qtext">{expected}.</div>'  # in the panel, where players look
     assert "Closest" not in app.reveal.value + app.message.value  # and only there (issue 9: it was shown twice)
 
 
 def test_resume_before_start_starts_the_game(clock):
-    app = play(seed=7, scheduler=clock)
+    app = play(seed=7, clock=clock)
     app.resume()
     assert app.start_button.layout.display == "none"
     app.start_button.click()  # a late click on Start does nothing more
@@ -323,7 +324,7 @@ def play_whole_game_by_widgets(app, clock) -> None:
         if game.is_over:
             return
         asked = game.question
-        mine = not app._paused and game.current_players() == (0,)
+        mine = not app.table.paused and game.current_players() == (0,)
         if mine and game.stage in ("base", "pick"):
             app.map_view.click(game.legal_picks(0)[0])
         elif mine and game.stage == "attack":
@@ -345,22 +346,22 @@ def play_whole_game_by_widgets(app, clock) -> None:
 
 @pytest.mark.parametrize("rules, players", [("duel", 2), ("dobyvatel", 3), ("long-campaign", 3)])
 def test_every_rule_set_plays_to_the_end_through_the_widgets(clock, rules, players):
-    app = started(play(rules=rules, seed=5, scheduler=clock, pace=0.2))
+    app = started(play(rules=rules, seed=5, clock=clock, pace=0.2))
     assert len(app.game.players) == players
     play_whole_game_by_widgets(app, clock)
     assert app.game.score_invariant_problems() == []
     assert "Final ranking" in app.ranking.value
     if rules == "dobyvatel":
-        assert app.game.win_kind.value.capitalize() in app.ranking.value
+        assert WIN_KIND_LABELS[app.game.win_kind.value].capitalize() in app.ranking.value
 
 
 def test_long_campaign_bases_are_chosen_by_clicking_in_colour_order(clock):
-    app = started(play(rules="long-campaign", seed=2, scheduler=clock, pace=0.2))
+    app = started(play(rules="long-campaign", seed=2, clock=clock, pace=0.2))
     game = app.game
     order = [s for s in sorted(range(3), key=lambda s: ("red", "blue", "green").index(game.colours[s]))]
     assert [e.data["order"] for e in game.events if e.kind == "phase"][0] == order
     for _ in range(400):
-        if game.stage == "base" and game.current_players() == (0,) and not app._paused:
+        if game.stage == "base" and game.current_players() == (0,) and not app.table.paused:
             break
         clock.advance(0.25)
     assert "Your base" in app.status.value
@@ -372,13 +373,13 @@ def test_long_campaign_bases_are_chosen_by_clicking_in_colour_order(clock):
 
 def test_duel_magic_wings_control_appears_in_round_3_only(clock):
     # the human answers battle questions wrong, so no castle falls to the human and the game reaches round 3
-    app = started(play(rules="duel", bots=("easy",), seed=5, scheduler=clock, pace=0.2))
+    app = started(play(rules="duel", bots=("easy",), seed=5, clock=clock, pace=0.2))
     seen = set()
     for _ in range(20000):
         game = app.game
         if game.is_over:
             break
-        if not app._paused and game.stage == "attack" and game.current_players() == (0,):
+        if not app.table.paused and game.stage == "attack" and game.current_players() == (0,):
             shown = app.wings.layout.display is None
             seen.add((game.battle_round, shown))
             assert shown == bool(game.wings_targets(0))
@@ -399,9 +400,9 @@ def play_step(app, lose_battles: bool = False) -> None:
     wrong multiple-choice answers with ``lose_battles``)."""
     game = app.game
     asked = game.question
-    if not app._paused and game.current_players() == (0,) and game.stage in ("base", "pick"):
+    if not app.table.paused and game.current_players() == (0,) and game.stage in ("base", "pick"):
         app.map_view.click(game.legal_picks(0)[0])
-    elif not app._paused and game.current_players() == (0,) and game.stage == "attack" and game.legal_targets(0):
+    elif not app.table.paused and game.current_players() == (0,) and game.stage == "attack" and game.legal_targets(0):
         app.map_view.click(game.legal_targets(0)[0])
     elif asked is not None and 0 in asked.waiting_for and app.panel._accepting:
         if asked.is_guess:
@@ -414,7 +415,7 @@ def play_step(app, lose_battles: bool = False) -> None:
 def test_setup_form_starts_a_game_from_its_settings(clock):
     from triviador_nb.ui import setup
 
-    form = setup(scheduler=clock)
+    form = setup(clock=clock)
     assert form.app.game.rules.name == "conquiztador" and len(form.preview_box.children) == 1
     assert [d.layout.display for d in form.bots] == [None, None, "none"]
     form.rules.value = "duel"
@@ -430,7 +431,7 @@ def test_setup_form_starts_a_game_from_its_settings(clock):
 def test_setup_form_explains_a_bad_setting_and_keeps_the_game(clock):
     from triviador_nb.ui import setup
 
-    form = setup(scheduler=clock)
+    form = setup(clock=clock)
     app = form.app
     form.bank.value = "no_such_bank.csv"
     form.new_game.click()
@@ -450,7 +451,7 @@ def test_setup_form_plays_a_teachers_own_geojson(clock, tmp_path):
         feature["properties"] = {"name": feature["properties"]["name"]}  # a plain GeoJSON: names only
     own = tmp_path / "germany_plain.geojson"
     own.write_text(json.dumps(data), encoding="utf-8")
-    form = setup(scheduler=clock)
+    form = setup(clock=clock)
     form.map_file.value = str(own)
     form.new_game.click()
     board = form.app.game.board
@@ -463,7 +464,7 @@ def test_setup_form_plays_a_teachers_own_geojson(clock, tmp_path):
 def test_setup_filters_the_bank_by_category_and_difficulty_and_says_if_it_is_enough(clock):
     from triviador_nb.ui import setup
 
-    form = setup(scheduler=clock)
+    form = setup(clock=clock)
     assert "Geography" in form.categories.value and form.difficulties.value == ("easy", "medium", "hard")  # easiest first (issue 9)
     assert "enough for a game without repeats" in form.enough.value
     form.categories.value = ("History",)
@@ -490,7 +491,7 @@ def test_setup_mixes_banks_of_different_formats(clock, tmp_path):
                          "guess;Hány megye van Magyarországon?;19;;;\n"
                          "choice;Melyik város Győr-Moson-Sopron megye székhelye?;Győr;Sopron;Mosonmagyaróvár;Pápa\n"
                          .encode("cp1250"))
-    form = setup(scheduler=clock)
+    form = setup(clock=clock)
     form.bank.value = f"{gift}, {csv_file}"
     assert "2 guess and 2 multiple-choice questions chosen" in form.enough.value
     form.new_game.click()
@@ -503,7 +504,7 @@ def test_setup_rereads_a_fixed_bank_file_and_previews_the_map_played(clock, tmp_
 
     bank = tmp_path / "bank.csv"
     bank.write_text("type,question,answer,wrong_1,wrong_2,wrong_3\ngues,Typo,3,,,\n", encoding="utf-8")
-    form = setup(scheduler=clock)
+    form = setup(clock=clock)
     first = form.app
     form.bank.value = str(bank)
     form.new_game.click()
@@ -518,7 +519,7 @@ def test_setup_rereads_a_fixed_bank_file_and_previews_the_map_played(clock, tmp_
 
 
 def test_a_stopped_game_stays_stopped(clock):
-    app = started(play(seed=7, scheduler=clock))
+    app = started(play(seed=7, clock=clock))
     app.stop()
     app.resume()
     app.play_again.click()

@@ -59,7 +59,8 @@ def question_reports(games: Iterable[Game]) -> list[QuestionReport]:
             entry = seen.setdefault(d["question"], {"kind": d["kind"], "text": d["question_text"], "asked": 0,
                                                      "given": [], "correct": 0})
             entry["asked"] += 1
-            for given, _ms in d["answers"].values():
+            for answer in d["answers"]:
+                given = answer["given"]
                 if given is None:
                     continue
                 if d["kind"] == "guess":

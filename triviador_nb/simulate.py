@@ -64,7 +64,7 @@ def summarise(games: Sequence[Game], seconds: float) -> SimulationSummary:
         finished=sum(g.is_over for g in games),
         wins_by_seat=wins,
         mean_actions=round(sum(len(g.actions) for g in games) / n, 2) if n else 0.0,
-        mean_final_scores=[round(sum(g.players[s].score for g in games) / n, 1) for s in range(players)] if n else [],
+        mean_final_scores=[round(sum(g.score(s) for g in games) / n, 1) for s in range(players)] if n else [],
         eliminations=sum(not p.in_game for g in games for p in g.players),
         seconds=round(seconds, 3),
         games_per_second=round(n / seconds, 1) if seconds > 0 else float("inf"),

@@ -28,8 +28,6 @@ the header is checked.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -97,21 +95,7 @@ def check_bank_files(paths: Iterable[StrPath]) -> list[BankProblem]:
     Raises:
         FileNotFoundError: a file does not exist.
     """
-    with _gc_paused():
-        return _check_sheets([Path(path) for path in paths]).problems
-
-
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection inside (checking a big bank allocates millions of
-    acyclic objects, which would trigger many useless full collections)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+    return _check_sheets([Path(path) for path in paths]).problems
 
 
 def load_bank(path_or_paths: StrPath | Iterable[StrPath], name: str | None = None) -> QuestionBank:
@@ -131,8 +115,7 @@ def load_bank(path_or_paths: StrPath | Iterable[StrPath], name: str | None = Non
         ValueError: no path given.
     """
     paths = _as_paths(path_or_paths)
-    with _gc_paused():
-        return _load_bank(paths, name)
+    return _load_bank(paths, name)
 
 
 def check_and_load_bank(path_or_paths: StrPath | Iterable[StrPath],
@@ -149,11 +132,10 @@ def check_and_load_bank(path_or_paths: StrPath | Iterable[StrPath],
         ValueError: no path given.
     """
     paths = _as_paths(path_or_paths)
-    with _gc_paused():
-        checked = _check_sheets(paths, build_questions=True)
-        if any(problem.is_error for problem in checked.problems):
-            return checked.problems, None
-        return checked.problems, _bank_from(checked, paths, name)
+    checked = _check_sheets(paths, build_questions=True)
+    if any(problem.is_error for problem in checked.problems):
+        return checked.problems, None
+    return checked.problems, _bank_from(checked, paths, name)
 
 
 def _load_bank(paths: list[Path], name: str | None) -> QuestionBank:

@@ -125,8 +125,8 @@ class Bot:
         """Prefer a castle down to its last tower, then ordinary territories
         (and ruins) by value, then castles with more towers standing; a bot
         behind the leader in the last round goes for the weakest castle."""
-        leader = max(p.score for p in game.players)
-        last_chance = game.battle_round == len(game.rules.battle_rounds) and game.players[self.seat].score < leader
+        leader = max(game.scores())
+        last_chance = game.battle_round == len(game.rules.battle_rounds) and game.score(self.seat) < leader
         s = game.territories[territory]
         if s.towers and last_chance:
             return (3, -s.towers)

@@ -15,7 +15,14 @@ text form                      action
 ``answer p1 B 3100ms``         :class:`ChoiceAnswer` - option B, 3.1 s
 ``answer p2 none``             no answer (timer ran out)
 ``timeout p1``                 :class:`Timeout` - territory choice ran out
+``draw guess gk-g-017``        :class:`Draw` - chance: the question asked
+``draw choice 2031 gk-c-004``  :class:`Draw` - and its options' order
 =============================  ==========================================
+
+:class:`Draw` is no player's action: it is a chance outcome the game records
+when it asks a question (OpenSpiel's chance nodes), so a saved record replays
+into the same game whatever the bank's row order, and a question can be
+burned and not drawn again.
 """
 
 from __future__ import annotations
@@ -131,7 +138,29 @@ class Timeout:
         return f"timeout {seat_text(self.player)}"
 
 
+@dataclass(frozen=True)
+class Draw:
+    """Chance: the question the game asked, and for a multiple-choice question
+    the order its options were shown in.
+
+    Attributes:
+        question: the question's id in its bank.
+        order: for multiple choice, the permutation of ``(0, 1, 2, 3)``
+            giving, for each shown option A-D, its index in the question's
+            ``options`` (the right answer is index 0); empty for guesses.
+    """
+
+    question: str
+    order: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        if not self.order:
+            return f"draw guess {self.question}"
+        return f"draw choice {''.join(map(str, self.order))} {self.question}"
+
+
 Action = Pick | Attack | Rebuild | GuessAnswer | ChoiceAnswer | Timeout
+Entry = Action | Draw  # one line of a game's record
 
 _SEAT = r"p(?P<seat>[1-9])"
 _PATTERNS = (
@@ -151,11 +180,14 @@ _PATTERNS = (
 )
 
 
+_DRAW = re.compile(r"^draw (?:guess|choice (?P<order>[0-3]{4})) (?P<id>\S.*)$")
+
+
 def _ms(match: re.Match[str]) -> int | None:
     return None if match["ms"] is None else int(match["ms"])
 
 
-def parse_action(text: str, *, none_answer: type = GuessAnswer) -> Action:
+def parse_action(text: str, *, none_answer: type = GuessAnswer) -> Entry:
     """Read an action from its text form (see the module table).
 
     Args:
@@ -171,6 +203,12 @@ def parse_action(text: str, *, none_answer: type = GuessAnswer) -> Action:
     if not isinstance(text, str):
         raise ActionParseError(f"cannot read action {text!r}: an action is a line of text")
     line = " ".join(text.split())
+    drawn = _DRAW.match(line)
+    if drawn:
+        order = tuple(int(c) for c in drawn["order"] or "")
+        if order and sorted(order) != [0, 1, 2, 3]:
+            raise ActionParseError(f"cannot read {text!r}: the order must use each of 0, 1, 2, 3 once")
+        return Draw(drawn["id"], order)
     for pattern, build in _PATTERNS:
         match = pattern.match(line)
         if match:

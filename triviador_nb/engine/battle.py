@@ -84,7 +84,7 @@ def wings_targets(board: Board, territories: Mapping[str, TerritoryState], playe
     return [t for t in legal_targets(board, territories, players, seat, Targets.ANY) if t not in normal]
 
 
-def attack_order(spec: BattleRound, round_index: int, players: Sequence[PlayerState],
+def attack_order(spec: BattleRound, round_index: int, players: Sequence[PlayerState], scores: Sequence[int],
                  rng: random.Random) -> tuple[int, ...]:
     """The attacking seats of a battle round, players out of the game left out.
 
@@ -97,7 +97,7 @@ def attack_order(spec: BattleRound, round_index: int, players: Sequence[PlayerSt
         rng.shuffle(in_game)
         return tuple(in_game)
     if spec.order is BattleOrder.SCORE:
-        return tuple(sorted(in_game, key=lambda s: (-players[s].score, s)))
+        return tuple(sorted(in_game, key=lambda s: (-scores[s], s)))
     if spec.order is BattleOrder.FIXED:
         return tuple(s for s in spec.fixed_order if players[s].in_game)
     n = len(players)

@@ -1,4 +1,5 @@
-"""Drawing questions without repeats (D4), those not asked before first."""
+"""Drawing questions without repeats (D4), those not asked before first,
+burned ones not at all until the deck runs out."""
 
 from __future__ import annotations
 
@@ -16,26 +17,52 @@ class Deck(Generic[Q]):
 
     Args:
         questions: the questions of one type.
-        rng: the game's RNG.
+        rng: the game's question RNG (its own stream: see ``Game``).
         asked_before: questions asked in earlier games of the same sitting
             ("Play again"): the first pass draws every other question before
             them (each group shuffled), so a class gets unasked questions
             while there are any. Later passes shuffle all alike.
+        burned: questions the class has seen without them counting (a
+            question skipped or undone): left out of the first pass.
 
     Raises:
         ValueError: ``questions`` is empty.
     """
 
-    def __init__(self, questions: Sequence[Q], rng: random.Random, asked_before: Collection[Q] = ()):
+    def __init__(self, questions: Sequence[Q], rng: random.Random, asked_before: Collection[Q] = (),
+                 burned: Collection[Q] = ()):
         if not questions:
             raise ValueError("a deck needs at least one question")
         self._questions = list(questions)
         self._rng = rng
         fresh, old = [], []
         for question in self._questions:
-            (old if question in asked_before else fresh).append(question)
+            if question not in burned:
+                (old if question in asked_before else fresh).append(question)
         self._order = self._shuffled(fresh) + self._shuffled(old)  # no RNG draw for an empty list
         self._next = 0
+
+    def take(self, question: Q) -> bool:
+        """Draw ``question`` itself (a recorded chance outcome, replayed): it
+        moves to the front of what is left and is drawn. When that is the
+        question :meth:`draw` would give, the deck ends as after ``draw``.
+
+        Returns ``reshuffled`` as :meth:`draw` does.
+        """
+        reshuffled = self._reshuffle_if_empty()
+        rest = self._order[self._next:]
+        if question in rest:
+            rest.remove(question)
+        self._order = self._order[:self._next] + [question] + rest
+        self._next += 1
+        return reshuffled
+
+    def _reshuffle_if_empty(self) -> bool:
+        if self._next < len(self._order):
+            return False
+        self._order = self._shuffled()
+        self._next = 0
+        return True
 
     def _shuffled(self, questions: Sequence[Q] | None = None) -> list[Q]:
         order = list(self._questions if questions is None else questions)
@@ -45,11 +72,7 @@ class Deck(Generic[Q]):
     def draw(self) -> tuple[Q, bool]:
         """Return ``(question, reshuffled)``; ``reshuffled`` is True when the
         deck had run out and was shuffled again before this draw."""
-        reshuffled = False
-        if self._next == len(self._order):
-            self._order = self._shuffled()
-            self._next = 0
-            reshuffled = True
+        reshuffled = self._reshuffle_if_empty()
         question = self._order[self._next]
         self._next += 1
         return question, reshuffled

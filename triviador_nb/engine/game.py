@@ -6,6 +6,13 @@
 battle order, timeouts) comes from one ``random.Random(seed)`` owned by the
 game, so ``Game.replay(rules, board, bank, seed, actions)`` rebuilds exactly
 the same game.
+
+Chance comes in three streams of the seed, so one never shifts another: the
+game's own (colours, base draw, battle order, timeouts), the questions' (the
+decks, D4) and the options' (the shown order, D2). The question asked and its
+option order are also recorded outcomes (:class:`~.actions.Draw`) in
+:attr:`Game.record`: replaying the record gives the same game even after the
+bank's rows were reordered, and a burned question is never drawn again.
 """
 
 from __future__ import annotations
@@ -14,7 +21,8 @@ import random
 from typing import Collection, Iterable, Sequence
 
 from . import battle, ending, expansion
-from .actions import Action, Attack, ChoiceAnswer, GuessAnswer, Pick, Rebuild, Timeout, parse_action, seat_text
+from .actions import (Action, Attack, ChoiceAnswer, Draw, Entry, GuessAnswer, Pick, Rebuild, Timeout, parse_action,
+                      seat_text)
 from .bases import choosable_bases, draw_bases
 from .board import Board
 from .deck import Deck
@@ -49,16 +57,28 @@ class Game:
         asked_before: ids of questions asked in earlier games of the same
             sitting; they are drawn only after every other question of their
             type (D4, "Play again": see :class:`~.deck.Deck`).
+        outcomes: recorded draws to use, in order, before drawing from the
+            decks (:meth:`replay` passes a record's :class:`~.actions.Draw`
+            entries).
+        burned: ids of questions the class has seen without them counting
+            (skipped or undone): not drawn in the decks' first pass.
+
+    Attributes:
+        record: every entry so far, in order: the players' actions and the
+            chance outcomes (:class:`~.actions.Draw`) between them.
+        actions: the players' actions alone.
 
     Raises:
         ValueError: when the board cannot hold ``rules.players`` mutually
             non-adjacent bases (D15), or ``bases`` are unknown, too few or
-            adjacent.
+            adjacent; when a recorded draw names a question the bank does not
+            have, or of the wrong type.
     """
 
     def __init__(self, rules: RuleSet, board: Board, bank: QuestionBank, seed: int,
                  names: Sequence[str] | None = None, bases: Sequence[str] | None = None,
-                 asked_before: Collection[str] = ()):
+                 asked_before: Collection[str] = (), outcomes: Sequence[Draw] = (),
+                 burned: Collection[str] = ()):
         names = list(names) if names is not None else [f"Player {i + 1}" for i in range(rules.players)]
         if len(names) != rules.players:
             raise ValueError(f"{rules.title} needs {rules.players} player names, got {len(names)}")
@@ -77,6 +97,7 @@ class Game:
         self.win_kind: WinKinds | None = None
         self.events: list[Event] = []
         self.actions: list[Action] = []
+        self.record: list[Entry] = []
         self.question: AskedQuestion | None = None
         self.pick_queue: list[int] = []
         self.battle = BattleTurns()
@@ -85,8 +106,14 @@ class Game:
         self._tie_groups: list[tuple[int, ...]] = []
         self._tiebreak_place: dict[int, int] = {}
         self.asked_before = frozenset(asked_before)
-        self._guess_deck = Deck(bank.guess, self._rng, {q for q in bank.guess if q.id in self.asked_before})
-        self._choice_deck = Deck(bank.choice, self._rng, {q for q in bank.choice if q.id in self.asked_before})
+        self.burned = frozenset(burned)
+        self._outcomes = list(outcomes)
+        self._option_rng = random.Random(f"options:{seed}")
+        question_rng = random.Random(f"questions:{seed}")
+        self._guess_deck = Deck(bank.guess, question_rng, {q for q in bank.guess if q.id in self.asked_before},
+                                {q for q in bank.guess if q.id in self.burned})
+        self._choice_deck = Deck(bank.choice, question_rng, {q for q in bank.choice if q.id in self.asked_before},
+                                 {q for q in bank.choice if q.id in self.burned})
         self._given_bases = tuple(bases) if bases is not None else None
         self._place_bases(bases)
         self._advance()
@@ -100,13 +127,25 @@ class Game:
 
     @classmethod
     def replay(cls, rules: RuleSet, board: Board, bank: QuestionBank, seed: int,
-               actions: Iterable[Action | str], names: Sequence[str] | None = None,
-               bases: Sequence[str] | None = None, asked_before: Collection[str] = ()) -> "Game":
-        """Rebuild a game from its seed and actions (objects or text forms);
-        pass the same ``bases`` and ``asked_before`` as the original game."""
-        game = cls(rules, board, bank, seed, names, bases, asked_before)
-        for action in actions:
-            game.apply(game.parse(action) if isinstance(action, str) else action)
+               actions: Iterable[Entry | str], names: Sequence[str] | None = None,
+               bases: Sequence[str] | None = None, asked_before: Collection[str] = (),
+               burned: Collection[str] = ()) -> "Game":
+        """Rebuild a game from its seed and actions, or from its whole
+        :attr:`record` (objects or text forms); pass the same ``bases``,
+        ``asked_before`` and ``burned`` as the original game. The record's
+        draws are used as recorded; without them the decks draw as they did.
+
+        Raises:
+            ActionParseError, IllegalActionError: an entry that cannot be
+                read or is not legal where it stands.
+            ValueError: a recorded draw of a question the bank lacks.
+        """
+        entries = [parse_action(a) if isinstance(a, str) and a.lstrip().startswith("draw ") else a for a in actions]
+        draws = [e for e in entries if isinstance(e, Draw)]
+        game = cls(rules, board, bank, seed, names, bases, asked_before, outcomes=draws, burned=burned)
+        for entry in entries:
+            if not isinstance(entry, Draw):
+                game.apply(game.parse(entry) if isinstance(entry, str) else entry)
         return game
 
     # ------------------------------------------------------------------ queries
@@ -247,19 +286,42 @@ class Game:
         return battle.target_problem(self.board, self.territories, self.players, seat, territory,
                                      targets, self.battle_round)
 
-    def score_invariant_problems(self) -> list[str]:
-        """D10: each score = owned territory values + bonuses + awards.
+    def score(self, seat: int) -> int:
+        """D10: a seat's points = the values of the territories it owns + its
+        defense bonuses + its awards (derived, never kept by hand)."""
+        p = self.players[seat]
+        return sum(s.value for s in self.territories.values() if s.owner == seat) + p.bonuses + p.awards
 
-        Returns one sentence per player whose score breaks the invariant.
+    def scores(self) -> list[int]:
+        """Every seat's :meth:`score`, in seat order."""
+        return [self.score(p.seat) for p in self.players]
+
+    def score_invariant_problems(self) -> list[str]:
+        """D10 checked against the event log: the points each seat gained and
+        lost in the log's events (bases, picks, takes, defense bonuses,
+        captures, awards) add up to its :meth:`score`.
+
+        Returns one sentence per player whose tally differs (an independent
+        referee for tests; an empty list when every score agrees).
         """
-        problems = []
-        for p in self.players:
-            owned = sum(s.value for s in self.territories.values() if s.owner == p.seat)
-            expected = owned + p.bonuses + p.awards
-            if p.score != expected:
-                problems.append(f"{p.name}: score {p.score} != territories {owned} + bonuses {p.bonuses}"
-                                f" + awards {p.awards}")
-        return problems
+        tally = [0] * len(self.players)
+        for e in self.events:
+            d = e.data
+            if e.code in ("bases.drawn", "bases.placed"):
+                for seat in range(len(d["bases"])):
+                    tally[seat] += self.rules.base_value
+            elif e.code == "bases.chosen":
+                tally[d["seat"]] += self.rules.base_value
+            elif e.code in ("pick.taken", "defend.held", "award.elimination", "award.tiebreak"):
+                tally[d["seat"]] += d["points"]
+            elif e.code == "take.territory":
+                tally[d["seat"]] += d["gained"]
+                tally[d["defender"]] -= d["lost"]
+            elif e.code == "capture.base":
+                tally[d["seat"]] += tally[d["defender"]] + d["revalued"]
+                tally[d["defender"]] = 0
+        return [f"{p.name}: score {self.score(p.seat)} != {tally[p.seat]} from the event log"
+                for p in self.players if self.score(p.seat) != tally[p.seat]]
 
     def parse(self, text: str) -> Action:
         """Read an action's text form; ``answer pN none`` is read as the kind of
@@ -286,13 +348,14 @@ class Game:
 
         On any error the game is unchanged.
         """
-        first_new = len(self.events)
+        first_new, mark = len(self.events), len(self.record)
         self._check(action)
         self.actions.append(action)
+        self.record.append(action)
         try:
             self._perform(action)
         except Exception:
-            self._restore(self.actions[:-1])
+            self._restore(self.record[:mark])
             raise
         return self.events[first_new:]
 
@@ -307,9 +370,7 @@ class Game:
                 self._skip_turn(action.player)  # only a rebuild or Magic Wings were possible: the turn passes
                 return
             chosen = self._rng.choice(options)
-            self._log("timeout", f"{self._name(action.player)} ran out of time; chosen at random: "
-                                 f"{self.board.names[chosen.territory]}", seat=action.player,
-                      territory=chosen.territory)
+            self._log("timeout", "timeout.random_choice", seat=action.player, territory=chosen.territory)
             self._perform(chosen)
         elif isinstance(action, Attack):
             self._start_attack(action.player, action.territory, action.wings)
@@ -318,12 +379,12 @@ class Game:
             self._pick(action.player, action.territory)
             self._advance()
 
-    def _restore(self, actions: list[Action]) -> None:
-        """Rebuild this game from its seed and ``actions`` after a fault, so an
+    def _restore(self, record: list[Entry]) -> None:
+        """Rebuild this game from its seed and ``record`` after a fault, so an
         unexpected error never leaves a half-applied action behind."""
-        fresh = Game.replay(self.rules, self.board, self.bank, self.seed, actions,
+        fresh = Game.replay(self.rules, self.board, self.bank, self.seed, record,
                             names=[p.name for p in self.players], bases=self._given_bases,
-                            asked_before=self.asked_before)
+                            asked_before=self.asked_before, burned=self.burned)
         self.__dict__.update(fresh.__dict__)
 
     def _check(self, action: Action) -> None:
@@ -406,7 +467,7 @@ class Game:
         self.phase, self.expansion_index, self.expansion_round = Phase.EXPANSION, index, 0
         spec = self.rules.expansion[index]
         if index > 0 or self.rules.base_placement is BasePlacement.CHOOSE:
-            self._log("phase", f"{spec.name.capitalize()}: {spec.value} points a territory", phase=spec.name)
+            self._log("phase", "phase.expansion", phase=spec.name, value=spec.value)
 
     def _expansion_step(self) -> None:
         """Start the next guess question or claim round, or end the phase."""
@@ -421,24 +482,21 @@ class Game:
             n = len(self.players)
             self.pick_queue = [(self.expansion_round + i) % n for i in range(n)]  # D14: round k starts with seat k
             self.expansion_round += 1
-            self._log("round", f"{spec.name.capitalize()} round {self.expansion_round} of {spec.rounds}; order: "
-                               + ", ".join(self._name(s) for s in self.pick_queue),
-                      round=self.expansion_round, order=list(self.pick_queue))
+            self._log("round", "round.claim", phase=spec.name, round=self.expansion_round, rounds=spec.rounds,
+                      order=list(self.pick_queue))
 
     def _start_battle(self) -> None:
         self.phase = Phase.BATTLE
         self.pick_queue = []
-        self._log("phase", "Expansion is over: the battle begins", phase="battle")
+        self._log("phase", "phase.battle", phase="battle")
         self._start_round(0)
 
     def _start_round(self, index: int) -> None:
         spec = self.rules.battle_rounds[index]
-        order = battle.attack_order(spec, index, self.players, self._rng)
+        order = battle.attack_order(spec, index, self.players, self.scores(), self._rng)
         self.battle = BattleTurns(round=index, order=order, turn=0, wings_used=self.battle.wings_used)
-        wings = "; Magic Wings allowed" if spec.magic_wings else ""
-        self._log("round", f"Battle round {index + 1} of {len(self.rules.battle_rounds)} "
-                           f"({spec.targets.value}{wings}); order: {', '.join(self._name(s) for s in order)}",
-                  round=index + 1, order=list(order), targets=spec.targets.value)
+        self._log("round", "round.battle", round=index + 1, rounds=len(self.rules.battle_rounds),
+                  order=list(order), targets=spec.targets.value, magic_wings=spec.magic_wings)
 
     def _next_attacker(self) -> bool:
         """Find the next player in this round who can act; True if one awaits.
@@ -461,21 +519,19 @@ class Game:
             if self.players[seat].in_game:
                 if self.legal_targets(seat) or self.wings_targets(seat) or self.can_rebuild(seat):
                     return True
-                self._log("skip", f"{self._name(seat)} has nothing to attack and skips the turn", seat=seat)
+                self._log("skip", "skip.nothing_to_attack", seat=seat)
             self.battle.turn += 1
 
     def _pick(self, seat: int, territory: str) -> None:
         self.pick_queue.pop(0)
         if self.phase is Phase.BASES:
             self._set_base(seat, territory)
-            self._log("bases", f"{self._name(seat)} chooses {self.board.names[territory]} as base",
-                      seat=seat, territory=territory)
+            self._log("bases", "bases.chosen", seat=seat, territory=territory)
             return
         spec = self.expansion_phase
         if isinstance(spec, ClaimExpansion):
             self.claim = (seat, territory)
-            self._log("claim", f"{self._name(seat)} claims {self.board.names[territory]}: a multiple-choice "
-                               "question decides", seat=seat, territory=territory)
+            self._log("claim", "claim.made", seat=seat, territory=territory)
             self._ask(Purpose.CLAIM, (seat,))
             return
         self._occupy(seat, territory, spec.value)
@@ -483,9 +539,7 @@ class Game:
     def _occupy(self, seat: int, territory: str, value: int) -> None:
         state = self.territories[territory]
         state.owner, state.value = seat, value
-        self.players[seat].score += value
-        self._log("pick", f"{self._name(seat)} takes {self.board.names[territory]} (+{value})",
-                  seat=seat, territory=territory, points=value)
+        self._log("pick", "pick.taken", seat=seat, territory=territory, points=value)
 
     def _start_attack(self, seat: int, territory: str, wings: bool) -> None:
         defender = self.territories[territory].owner
@@ -493,42 +547,54 @@ class Game:
         if wings:
             self.battle.wings_used = self.battle.wings_used | {seat}
         state = self.territories[territory]
-        what = f"the castle of {self.board.names[territory]} ({state.towers} towers standing)" \
-            if state.towers else self.board.names[territory]
-        flying = " on Magic Wings" if wings else ""
-        self._log("attack", f"{self._name(seat)} attacks {self._name(defender)}{flying}: {what}",
-                  seat=seat, defender=defender, territory=territory, towers=state.towers, wings=wings)
+        self._log("attack", "attack.started", seat=seat, defender=defender, territory=territory,
+                  towers=state.towers, wings=wings)
         self._ask(Purpose.BATTLE, tuple(sorted((seat, defender))))
 
     def _start_rebuild(self, seat: int) -> None:
-        self._log("rebuild", f"{self._name(seat)} tries to rebuild the castle: a multiple-choice question decides",
-                  seat=seat)
+        self._log("rebuild", "rebuild.tried", seat=seat)
         self._ask(Purpose.REBUILD, (seat,))
 
     def _skip_turn(self, seat: int) -> None:
-        self._log("skip", f"{self._name(seat)} has nothing to attack and skips the turn", seat=seat)
+        self._log("skip", "skip.nothing_to_attack", seat=seat)
         self.battle.turn += 1
         self._advance()
 
     # ------------------------------------------------------------------ questions
 
     def _ask(self, purpose: Purpose, seats: tuple[int, ...]) -> None:
-        if purpose in (Purpose.BATTLE, Purpose.CLAIM, Purpose.REBUILD):
-            question, reshuffled = self._choice_deck.draw()
-            options = list(question.options)
-            self._rng.shuffle(options)
-            asked = AskedQuestion(question, purpose, seats, tuple(options), options.index(question.answer))
+        choice = purpose in (Purpose.BATTLE, Purpose.CLAIM, Purpose.REBUILD)
+        deck = self._choice_deck if choice else self._guess_deck
+        if self._outcomes:
+            draw = self._outcomes.pop(0)
+            question = self._recorded_question(draw, choice)
+            reshuffled = deck.take(question)
+            order = list(draw.order)
         else:
-            question, reshuffled = self._guess_deck.draw()
+            question, reshuffled = deck.draw()
+            order = [0, 1, 2, 3] if choice else []
+            self._option_rng.shuffle(order)
+        self.record.append(Draw(question.id, tuple(order)))
+        if choice:
+            options = tuple(question.options[i] for i in order)
+            asked = AskedQuestion(question, purpose, seats, options, order.index(0))
+        else:
             asked = AskedQuestion(question, purpose, seats)
         if reshuffled:
-            self._log("warning", f"every {question.kind} question has been asked; "
-                                 "used questions are shuffled and asked again (D4)", kind=question.kind)
+            self._log("warning", "warning.deck_reshuffled", kind=question.kind)
         self.question = asked
-        who = ", ".join(self._name(s) for s in seats)
-        self._log("question", f"{'Guess' if asked.is_guess else 'Multiple-choice'} question for {who}: "
-                              f"{question.text}", question=question.id, kind=question.kind, purpose=purpose.value,
-                  seats=list(seats))
+        self._log("question", "question.asked", question=question.id, question_text=question.text,
+                  kind=question.kind, purpose=purpose.value, seats=list(seats), options=list(asked.options))
+
+    def _recorded_question(self, draw: Draw, choice: bool):
+        """The question a recorded draw names (D2: a choice draw orders four options)."""
+        found = next((q for q in (self.bank.choice if choice else self.bank.guess) if q.id == draw.question), None)
+        kind = "multiple-choice" if choice else "guess"
+        if found is None:
+            raise ValueError(f"the record asks {kind} question {draw.question!r}, which this question bank does not have")
+        if choice != bool(draw.order):
+            raise ValueError(f"the record's draw {str(draw)!r} does not fit a {kind} question")
+        return found
 
     def _answer(self, action: GuessAnswer | ChoiceAnswer) -> None:
         self.question.answers[action.player] = action
@@ -558,23 +624,20 @@ class Game:
             self._after_battle_choice(right)
 
     def _log_answers(self, asked: AskedQuestion, order: list[int]) -> None:
-        """Reveal the correct answer and each player's answer and time."""
+        """Reveal the correct answer and each player's answer and time.
+
+        ``answers`` lists ``{"seat", "given", "ms"}`` in seat order (``given``:
+        the guess, or the option index in ``options``; None for no answer);
+        ``order`` is D1's ranking of the seats for a guess question and the
+        seats that answered right for a multiple-choice one.
+        """
         q = asked.question
-        correct = str(q.answer) if asked.is_guess else f"{'ABCD'[asked.correct_option]}) {q.answer}"
-        parts = []
-        for seat in asked.players:
-            a = asked.answers[seat]
-            given = a.value if asked.is_guess else a.option
-            shown = "no answer" if given is None else (str(given) if asked.is_guess else
-                                                        f"{'ABCD'[given]}) {asked.options[given]}")
-            timing = "" if a.ms is None or given is None else f" in {a.ms / 1000:.1f} s"
-            parts.append(f"{self._name(seat)}: {shown}{timing}")
-        self._log("answers", f"Correct answer: {correct}. " + "; ".join(parts),
-                  question=q.id, question_text=q.text, kind=q.kind, purpose=asked.purpose.value,
-                  options=list(asked.options), correct_option=asked.correct_option,
-                  correct=q.answer, order=order,
-                  answers={s: (getattr(a, "value", None) if asked.is_guess else a.option, a.ms)
-                           for s, a in asked.answers.items()})
+        answers = [{"seat": seat, "given": (asked.answers[seat].value if asked.is_guess
+                                             else asked.answers[seat].option),
+                    "ms": asked.answers[seat].ms} for seat in asked.players]
+        self._log("answers", "answers.revealed", question=q.id, question_text=q.text, kind=q.kind,
+                  purpose=asked.purpose.value, options=list(asked.options), correct_option=asked.correct_option,
+                  correct=q.answer, order=list(order), answers=answers)
 
     def _after_expansion_guess(self, order: list[int]) -> None:
         """Picks by the phase's pick sequence (D11, D12, D14); they stop when none is free."""
@@ -588,26 +651,24 @@ class Game:
         if right:
             self._occupy(seat, territory, self.expansion_phase.value)
         else:
-            self._log("pick", f"{self._name(seat)} answered wrong: {self.board.names[territory]} stays free",
-                      seat=seat, territory=territory, points=0)
+            self._log("pick", "pick.claim_wrong", seat=seat, territory=territory, points=0)
 
     def _after_rebuild(self, seat: int, right: bool) -> None:
         """D14: right = all towers of the castle stand again."""
         base = next(s for s in self.territories.values() if s.base_of == seat and s.owner == seat)
         if right:
             base.towers = self.rules.base_towers
-            self._log("rebuild", f"{self._name(seat)} rebuilds the castle: {base.towers} towers stand again",
-                      seat=seat, towers=base.towers)
+            self._log("rebuild", "rebuild.done", seat=seat, towers=base.towers)
         else:
-            self._log("rebuild", f"{self._name(seat)} answered wrong: the castle stays as it was",
-                      seat=seat, towers=base.towers)
+            self._log("rebuild", "rebuild.failed", seat=seat, towers=base.towers)
         self.battle.turn += 1
 
     def _after_battle_choice(self, right: set[int]) -> None:
         attack = self.attack
         outcome = battle.choice_outcome(attack.attacker in right, attack.defender in right)
         if outcome is battle.Outcome.GUESS_DECIDES:
-            self._log("battle", "Both answered right: a guess question decides")
+            self._log("battle", "battle.both_right", seat=attack.attacker, defender=attack.defender,
+                      territory=attack.territory)
             self._ask(Purpose.BATTLE_GUESS, tuple(sorted((attack.attacker, attack.defender))))
         elif outcome is battle.Outcome.ATTACKER_WINS:
             self._attacker_wins()
@@ -627,11 +688,9 @@ class Game:
         attack, self.attack = self.attack, None
         defender = self.players[attack.defender]
         points = self.rules.defense_bonus if bonus else 0
-        defender.score += points
         defender.bonuses += points
-        extra = f" and earns the defense bonus (+{points})" if points else ""
-        self._log("defend", f"{defender.name} holds {self.board.names[attack.territory]}{extra}",
-                  seat=defender.seat, territory=attack.territory, points=points)
+        self._log("defend", "defend.held", seat=defender.seat, attacker=attack.attacker, territory=attack.territory,
+                  points=points)
         self.battle.turn += 1
 
     def _attacker_wins(self) -> None:
@@ -640,8 +699,8 @@ class Game:
         if state.towers:
             state.towers -= 1
             attack.battles_won += 1
-            self._log("tower", f"A tower of {self.board.names[attack.territory]} falls "
-                               f"({state.towers} left)", territory=attack.territory, towers=state.towers)
+            self._log("tower", "tower.fallen", seat=attack.attacker, defender=attack.defender,
+                      territory=attack.territory, towers=state.towers)
             if state.towers:
                 self._ask(Purpose.BATTLE, tuple(sorted((attack.attacker, attack.defender))))
                 return
@@ -659,44 +718,36 @@ class Game:
         state = self.territories[attack.territory]
         lost = state.value
         gained = self.rules.ruin_taken_value if state.is_ruin else self.rules.capture_value
-        self.players[attack.defender].score -= lost
-        self.players[attack.attacker].score += gained
         state.owner, state.value = attack.attacker, gained
-        self._log("take", f"{self._name(attack.attacker)} takes {self.board.names[attack.territory]} "
-                          f"(+{gained}); {self._name(attack.defender)} loses {lost}",
-                  seat=attack.attacker, defender=attack.defender, territory=attack.territory,
+        self._log("take", "take.territory", seat=attack.attacker, defender=attack.defender, territory=attack.territory,
                   gained=gained, lost=lost)
 
     def _capture_base(self, attack: AttackInProgress) -> None:
         """D9: everything of the defender passes to the attacker; the defender is out."""
         winner, loser = self.players[attack.attacker], self.players[attack.defender]
         taken = [t for t, s in self.territories.items() if s.owner == loser.seat]
-        for t in taken:
-            self.territories[t].owner = winner.seat
         base = self.territories[attack.territory]
+        moved = self.score(loser.seat)  # the points that pass to the winner
         revalued = self.rules.ruined_castle_value - base.value  # 0 unless a rule set changes it (D10)
         base.value = self.rules.ruined_castle_value
-        moved = loser.score
-        winner.score += loser.score + revalued
+        for t in taken:
+            self.territories[t].owner = winner.seat
         winner.bonuses += loser.bonuses
         winner.awards += loser.awards
-        loser.score = loser.bonuses = loser.awards = 0
+        loser.bonuses = loser.awards = 0
         loser.eliminated_in = len(self.events)
-        self._log("capture", f"{winner.name} captures the base of {loser.name} and takes all "
-                             f"{len(taken)} territories and {moved} points; {loser.name} is out of the game",
-                  seat=winner.seat, defender=loser.seat, territory=attack.territory, territories=taken)
+        self._log("capture", "capture.base", seat=winner.seat, defender=loser.seat, territory=attack.territory,
+                  territories=taken, points=moved, revalued=revalued)
         award = self.rules.elimination_award
         if award:
-            winner.score += award
             winner.awards += award
-            self._log("award", f"{winner.name} earns {award} points for eliminating {loser.name}",
-                      seat=winner.seat, points=award)
+            self._log("award", "award.elimination", seat=winner.seat, defender=loser.seat, points=award)
 
     # ------------------------------------------------------------------ end
 
     def _finish(self) -> None:
         self.pick_queue = []
-        self._tie_groups = ending.tie_groups(self.players, self.rules.tiebreak_first_only)
+        self._tie_groups = ending.tie_groups(self.players, self.scores(), self.rules.tiebreak_first_only)
         if self._tie_groups:
             self.phase = Phase.TIEBREAK
             self._next_tiebreak()
@@ -705,9 +756,7 @@ class Game:
 
     def _next_tiebreak(self) -> None:
         group = self._tie_groups.pop(0)
-        names = " and ".join(self._name(s) for s in group)
-        self._log("phase", f"{names} have {self.players[group[0]].score} points each: "
-                           "a guess question decides their order", phase="tie-break", seats=list(group))
+        self._log("phase", "phase.tiebreak", phase="tiebreak", seats=list(group), points=self.score(group[0]))
         self._ask(Purpose.TIEBREAK, group)
 
     def _after_tiebreak(self, order: list[int]) -> None:
@@ -716,24 +765,20 @@ class Game:
         points = self.rules.tiebreak_points
         if points:
             winner = self.players[order[0]]
-            winner.score += points
             winner.awards += points
-            self._log("award", f"{winner.name} wins the tie-break: +{points}", seat=winner.seat, points=points)
+            self._log("award", "award.tiebreak", seat=winner.seat, points=points)
         if self._tie_groups:
             self._next_tiebreak()
         else:
             self._declare_ranking()
 
     def _declare_ranking(self) -> None:
-        self.ranking = ending.final_ranking(self.players, self._tiebreak_place)
+        self.ranking = ending.final_ranking(self.players, self.scores(), self._tiebreak_place)
         self.phase = Phase.OVER
-        kind = ""
         if self.rules.win_kinds:
-            self.win_kind = ending.win_kind(self.ranking[0], self.players, self.territories)
-            kind = f" ({self.win_kind.value})"
-        lines = "; ".join(f"{i + 1}. {self._name(s)} {self.players[s].score}" for i, s in enumerate(self.ranking))
-        self._log("ranking", f"Game over{kind}. Final ranking: {lines}", ranking=list(self.ranking),
-                  scores=[p.score for p in self.players],
+            self.win_kind = ending.win_kind(self.ranking[0], self.scores(), self.territories)
+        self._log("ranking", "ranking.final", ranking=list(self.ranking),
+                  scores=self.scores(),
                   **({"win_kind": self.win_kind.value} if self.win_kind else {}))
 
     # ------------------------------------------------------------------ helpers
@@ -751,25 +796,21 @@ class Game:
                 raise ValueError(f"map {self.board.name!r} has no {len(order)} mutually non-adjacent "
                                  "territories for the bases (D15)")
             self.pick_queue = order
-            self._log("phase", "Bases: each player chooses a base, in the order "
-                               + ", ".join(f"{self._name(s)} ({self.colours[s]})" for s in order),
-                      phase="bases", order=order)
+            self._log("phase", "phase.bases", phase="bases", order=order)
             return
-        how = "drawn" if bases is None else "placed"
+        code = "bases.drawn" if bases is None else "bases.placed"
         if bases is None:
             bases = draw_bases(self.board, self.rules.players, self._rng)
         else:
             self._check_bases(bases)
         for seat, territory in enumerate(bases):
             self._set_base(seat, territory)
-        listing = ", ".join(f"{self._name(s)}: {self.board.names[t]}" for s, t in enumerate(bases))
-        self._log("bases", f"Bases {how} - {listing}", bases=list(bases))
+        self._log("bases", code, bases=list(bases))
 
     def _set_base(self, seat: int, territory: str) -> None:
         state = self.territories[territory]
         state.owner, state.base_of = seat, seat
         state.value, state.towers = self.rules.base_value, self.rules.base_towers
-        self.players[seat].score += state.value
 
     def _check_bases(self, bases: Sequence[str]) -> None:
         if len(bases) != self.rules.players:
@@ -785,8 +826,8 @@ class Game:
     def _name(self, seat: int) -> str:
         return self.players[seat].name
 
-    def _log(self, kind: str, text: str, /, **data: object) -> None:
-        self.events.append(Event(len(self.events), kind, text, data))
+    def _log(self, kind: str, code: str, /, **data: object) -> None:
+        self.events.append(Event(len(self.events), kind, code, data))
 
 
 MAX_GUESS = 10**15 - 1  # the largest guess (and bank answer): 15 digits

@@ -32,9 +32,9 @@ class BattleOrder(str, Enum):
 class Targets(str, Enum):
     """Which territories an attacker may choose in a battle round."""
 
-    ADJACENT_NO_BASES = "neighbours, no castles"  # D12 round 1
-    ADJACENT = "neighbours"  # D12 round 2: neighbouring castles allowed
-    ANY = "anything"  # D12 last round
+    ADJACENT_NO_BASES = "adjacent_no_bases"  # D12 round 1
+    ADJACENT = "adjacent"  # D12 round 2: neighbouring castles allowed
+    ANY = "any"  # D12 last round
 
 
 class BasePlacement(str, Enum):
@@ -121,9 +121,9 @@ ExpansionPhase = GuessExpansion | ClaimExpansion
 class WinKinds(str, Enum):
     """Dobyvatel's kinds of victory (D13)."""
 
-    WHOLE_MAP = "whole-map victory"  # the winner owns every territory
-    GREAT = "great victory"  # the winner's score >= the sum of the others'
-    NARROW = "narrow victory"  # any other win
+    WHOLE_MAP = "whole_map"  # the winner owns every territory
+    GREAT = "great"  # the winner's score >= the sum of the others'
+    NARROW = "narrow"  # any other win
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ class Phase(str, Enum):
     BASES = "bases"  # players choose their bases (D14); drawn bases skip it
     EXPANSION = "expansion"  # every phase that shares out free territories
     BATTLE = "battle"
-    TIEBREAK = "tie-break"
-    OVER = "game over"
+    TIEBREAK = "tiebreak"
+    OVER = "over"
 
 
 @dataclass
@@ -57,17 +57,16 @@ class PlayerState:
     Attributes:
         seat: 0-based seat.
         name: display name.
-        score: points; D10 says this equals territory values + ``bonuses``
-            + ``awards``.
         bonuses: defense bonuses earned or inherited (D6, D9).
         awards: elimination awards and tie-break points.
+
+    The score is derived, never stored: ``Game.score(seat)`` (D10).
         eliminated_in: the index of the event that eliminated the player, or
             None while in the game.
     """
 
     seat: int
     name: str
-    score: int = 0
     bonuses: int = 0
     awards: int = 0
     eliminated_in: int | None = None
@@ -84,8 +83,8 @@ class Purpose(str, Enum):
     CLAIM = "claim"  # multiple choice: does the claimed territory become yours (D14)
     BATTLE = "battle"  # multiple choice between attacker and defender
     REBUILD = "rebuild"  # multiple choice: is the castle rebuilt (D14)
-    BATTLE_GUESS = "battle guess"  # guess: both answered right (D5)
-    TIEBREAK = "tie-break"  # guess: equal final scores
+    BATTLE_GUESS = "battle_guess"  # guess: both answered right (D5)
+    TIEBREAK = "tiebreak"  # guess: equal final scores
 
 
 @dataclass

@@ -11,15 +11,15 @@ from ..bots import Bot
 from ..engine import Game, find_rule_set
 from ..maps import GameMap, resolve_map
 from .app import GameApp
-from .scheduler import LoopScheduler, ManualScheduler, Scheduler
+from ..classroom import Clock, LoopClock, ManualClock
 
-__all__ = ["play", "setup", "GameApp", "GameSetup", "LoopScheduler", "ManualScheduler", "resolve_bank",
+__all__ = ["play", "setup", "GameApp", "GameSetup", "LoopClock", "ManualClock", "resolve_bank",
            "resolve_map"]
 
 
 def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledge_en",
          rules: str = "conquiztador", you: str | None = "Your team", bots: Sequence[str] | None = None,
-         seed: int | None = None, pace: float = 1.0, scheduler: Scheduler | None = None) -> GameApp:
+         seed: int | None = None, pace: float = 1.0, clock: Clock | None = None) -> GameApp:
     """Start a game in the notebook: you against bots.
 
     Args:
@@ -34,7 +34,7 @@ def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledg
         seed: the game number; the same number replays the same draws.
             None picks one at random (shown in the title).
         pace: 1.0 for realistic bot delays, smaller for a faster game.
-        scheduler: the clock; the kernel's asyncio loop by default.
+        clock: the table's clock; the kernel's asyncio loop by default.
 
     Returns:
         The :class:`GameApp`; display it (it is the cell's value).
@@ -61,7 +61,7 @@ def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledg
         return game, {seat: Bot(seat, skill, game_seed) for seat, skill in skills.items()}
 
     game, seat_bots = new_game(seed if seed is not None else secrets.randbelow(1_000_000))
-    return GameApp(game, game_map, human, seat_bots, scheduler=scheduler, pace=pace, new_game=new_game)
+    return GameApp(game, game_map, human, seat_bots, clock=clock, pace=pace, new_game=new_game)
 
 
 from .setup import GameSetup, setup  # noqa: E402 - the form builds on play()

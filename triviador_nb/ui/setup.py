@@ -22,7 +22,7 @@ from . import play, resolve_bank, resolve_map
 from .app import GameApp
 from .cells import close_widgets, shown_by_cell
 from .map_view import MapView
-from .scheduler import Scheduler
+from ..classroom import Clock
 
 SKILLS = ("easy", "medium", "hard")
 
@@ -47,8 +47,8 @@ class GameSetup:
 
     def __init__(self, rules: str = "conquiztador", map: str = "hungary", bank: str = "general_knowledge_en",
                  you: str = "Your team", bots: Sequence[str] | None = None, seed: int | None = None,
-                 pace: float = 1.0, scheduler: Scheduler | None = None):
-        self._scheduler = scheduler
+                 pace: float = 1.0, clock: Clock | None = None):
+        self._clock = clock
         style = {"description_width": "90px"}
         wide = {"width": "320px"}
         self.rules = w.Dropdown(options=[(f"{r.title} ({r.players} players)", r.name) for r in RULE_SETS],
@@ -192,7 +192,7 @@ class GameSetup:
             app = play(rules=rules.name, map=game_map, bank=self.selected_bank(),
                        you=self.you.value.strip() or "Your team",
                        bots=[d.value for d in self.bots[:rules.players - 1]],
-                       seed=int(seed_text) if seed_text else None, pace=self.pace.value, scheduler=self._scheduler)
+                       seed=int(seed_text) if seed_text else None, pace=self.pace.value, clock=self._clock)
         except (ValueError, OSError) as error:
             self.error.value = f'<div class="tnb-warn" style="white-space:pre-wrap">{escape(str(error))}</div>'
             return

@@ -1,0 +1,247 @@
+"""The headless game table: its clock, deadlines, response times and acks.
+
+Driven with a ManualClock and no widgets. The first two tests are the timing
+bugs issue 10 confirmed in the widget class: ``resume()`` re-asked the open
+question with a full timer, and at ``pace < 1`` a bot's answer was recorded
+with its unscaled delay (1,956 ms for an answer that came after 0.6 s), so
+D1's fastest-answer tie-break could go to the wrong player.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from fixture_data import grid_board, synthetic_bank
+
+from triviador_nb.bots import Bot
+from triviador_nb.classroom import Deadline, ManualClock, Table
+from triviador_nb.engine import CONQUIZTADOR, ChoiceAnswer, Game, GuessAnswer, Pick
+from triviador_nb.ui import play
+
+
+class FixedBot(Bot):
+    """A bot that answers every guess question with ``value`` after ``ms``."""
+
+    def __init__(self, seat: int, value: int, ms: int):
+        super().__init__(seat, "medium", 0)
+        self.value, self.ms = value, ms
+
+    def act(self, game):
+        if game.stage == "answer" and game.question.is_guess:
+            return GuessAnswer(self.seat, self.value, self.ms)
+        return super().act(game)
+
+
+def table_with(bots=None, pace=1.0, seed=4) -> tuple[Table, ManualClock]:
+    clock = ManualClock()
+    game = Game(CONQUIZTADOR, grid_board(), synthetic_bank(), seed)
+    bots = bots if bots is not None else {1: Bot(1, "medium", seed), 2: Bot(2, "hard", seed)}
+    return Table(game, bots, clock, pace=pace), clock
+
+
+def test_resume_keeps_the_time_left_on_the_open_question():
+    """Issue 10: 2.0 s left became 9.75 s after resume(); now 2.0 s stay 2.0 s."""
+    clock = ManualClock()
+    app = play(seed=7, clock=clock)
+    app.start()
+    assert app.game.stage == "answer" and app.game.question.is_guess  # D3: 10 s for a guess question
+    clock.advance(8.0)
+    assert app.table.time_left() == pytest.approx(2.0)
+    app.resume()
+    assert app.table.time_left() == pytest.approx(2.0)
+    assert app.panel.timer.value == pytest.approx(2.0)  # the countdown on screen agrees
+    question = app.game.question
+    clock.advance(2.0)  # the original deadline, not a new one
+    assert app.game.question is not question
+    assert GuessAnswer(0, None) in app.game.actions  # the human's no answer at 10 s (D3)
+
+
+def test_a_bots_answer_is_recorded_when_it_arrives_at_any_pace():
+    """Issue 10: at pace 0.3 a bot planning 2,000 ms answers after 0.6 s and is
+    recorded at 600 ms, so it beats a person who answered the same after 0.7 s (D1)."""
+    table, clock = table_with({1: FixedBot(1, 50, 2000), 2: FixedBot(2, 1, 9000)}, pace=0.3)
+    table.start()
+    clock.advance(0.6)
+    clock.advance(0.1)
+    ack = table.submit(0, GuessAnswer(0, 50))
+    assert (ack.status, ack.ms) == ("accepted", 700)
+    clock.advance(3.0)  # bot 2 answers at 2.7 s
+    reveal = [e for e in table.game.events if e.kind == "answers"][0]
+    times = {a["seat"]: a["ms"] for a in reveal.data["answers"]}
+    assert times == {0: 700, 1: 600, 2: 2700}
+    assert reveal.data["order"][:2] == [1, 0]  # same guess: the faster bot first (D1)
+
+
+def test_response_times_are_stamped_by_the_table_not_taken_from_the_intent():
+    table, clock = table_with()
+    table.start()
+    clock.advance(1.234)
+    ack = table.submit(0, GuessAnswer(0, 10, ms=1))  # a forged 1 ms
+    assert (ack.status, ack.ms) == ("accepted", 1234)
+    assert GuessAnswer(0, 10, 1234) in table.game.actions
+
+
+def test_intents_before_start_are_refused_with_a_code():
+    table, _ = table_with()
+    ack = table.submit(0, GuessAnswer(0, 10))
+    assert (ack.status, ack.code, ack.reason) == ("rejected", "not_started", "Press Start to begin the game.")
+    assert table.game.actions == []
+
+
+def test_a_duplicate_answer_is_acknowledged_and_changes_nothing():
+    table, clock = table_with()
+    table.start()
+    state_id = table.state_id
+    assert table.submit(0, GuessAnswer(0, 10), state_id).accepted
+    before = list(table.game.record)
+    again = table.submit(0, GuessAnswer(0, 99), state_id)  # a double click
+    assert (again.status, again.code) == ("duplicate", "already_answered")
+    assert table.game.record == before
+
+
+def test_a_stale_state_id_is_acknowledged_and_changes_nothing():
+    table, clock = table_with()
+    table.start()
+    old = table.state_id
+    table.submit(0, GuessAnswer(0, 10), old)
+    clock.advance(20)  # the bots answer, the result shows, play goes on
+    assert table.state_id != old
+    before = list(table.game.record)
+    ack = table.submit(0, "answer p1 12", old)
+    assert (ack.status, ack.code) == ("stale", "stale_state")
+    assert table.game.record == before
+
+
+def test_every_answer_to_one_question_quotes_the_same_state_id():
+    table, clock = table_with(bots={2: Bot(2, "hard", 4)})
+    table.start()
+    sid = table.state_id
+    assert table.submit(0, GuessAnswer(0, 10), sid).accepted
+    assert table.state_id == sid  # the question is still open: seat 1's answer may quote it too
+    assert table.submit(1, GuessAnswer(1, 11), sid).accepted
+
+
+def test_forged_and_unreadable_intents_are_refused():
+    table, clock = table_with()
+    table.start()
+    assert table.submit(0, GuessAnswer(1, 10)).code == "not_your_seat"  # seat 0 answering for seat 1
+    assert table.submit(1, GuessAnswer(1, 10)).code == "not_your_seat"  # a bot's seat
+    assert table.submit(0, "answer p1 banana").code == "unreadable"
+    assert table.submit(0, ChoiceAnswer(0, 2)).code == "invalid_answer"  # a guess question is open
+    assert table.game.actions == []
+
+
+def test_an_illegal_pick_is_refused_with_the_engines_code_and_reason():
+    table, clock = table_with(bots={1: FixedBot(1, 0, 1000), 2: FixedBot(2, 0, 1000)})
+    table.start()
+    table.submit(0, GuessAnswer(0, table.game.question.question.answer))  # exact: seat 0 picks first
+    clock.advance(1.0)
+    clock.advance(table.reveal_s)
+    assert table.game.stage == "pick" and table.game.current_players() == (0,)
+    far = next(t for t in table.game.territories if t not in table.game.legal_picks(0)
+               and table.game.territories[t].owner is None)
+    ack = table.submit(0, Pick(0, far))
+    assert (ack.status, ack.code) == ("rejected", "illegal_territory")
+    assert "not next to" in ack.reason or "borders" in ack.reason or "next to" in ack.reason
+
+
+def test_answers_wait_while_the_result_is_on_screen():
+    table, clock = table_with(bots={1: FixedBot(1, 5, 500), 2: FixedBot(2, 6, 500)})
+    table.start()
+    table.submit(0, GuessAnswer(0, 7))
+    clock.advance(0.5)  # the bots answer: the result is on screen for reveal_s
+    assert table.paused
+    ack = table.submit(0, Pick(0, "A1"))
+    assert (ack.status, ack.code) == ("rejected", "paused")
+    assert table.view(0).paused
+
+
+def test_hold_stops_the_clock_and_release_gives_back_the_time_left():
+    table, clock = table_with()
+    table.start()
+    clock.advance(3.0)
+    table.hold()
+    clock.advance(60.0)  # the teacher talks; nobody's timer runs, no bot answers
+    assert table.time_left() == pytest.approx(7.0)
+    assert table.game.question.answers == {}
+    assert table.submit(0, GuessAnswer(0, 3)).code == "held"
+    table.release()
+    clock.advance(0.5)
+    ack = table.submit(0, GuessAnswer(0, 3))
+    assert ack.ms == 3500  # the held minute does not count
+
+
+def test_extend_gives_more_time_and_stamps_extra_time_answers_at_the_limit():
+    table, clock = table_with(bots={1: FixedBot(1, 5, 500), 2: FixedBot(2, 6, 500)})
+    table.start()
+    clock.advance(9.0)
+    table.extend(5.0)
+    clock.advance(3.0)  # 12 s: past the 10 s limit, within the extension
+    assert table.game.question is not None
+    ack = table.submit(0, GuessAnswer(0, 7))
+    assert (ack.status, ack.ms) == ("accepted", 10_000)  # D3 keeps the limit: counted as at 10 s
+
+
+class BrokenBot(Bot):
+    """A bot whose every move fails."""
+
+    def act(self, game):
+        raise RuntimeError("bot broke")
+
+
+def test_a_broken_bot_is_reported_and_the_game_goes_on():
+    table, clock = table_with({1: BrokenBot(1, "medium", 4), 2: Bot(2, "hard", 4)})
+    faults = []
+    table.on_change(lambda events: faults.append(table.fault))
+    table.start()
+    assert table.fault == "RuntimeError: bot broke"
+    table.submit(0, GuessAnswer(0, 5))
+    clock.advance(10.0)  # the broken bot's "no answer" comes at the deadline
+    reveal = next(e for e in table.game.events if e.kind == "answers")
+    assert {a["seat"]: a["given"] for a in reveal.data["answers"]}[1] is None
+    assert "RuntimeError: bot broke" in faults
+
+
+def test_stop_cancels_every_timer():
+    table, clock = table_with()
+    table.start()
+    assert clock.pending > 0
+    table.stop()
+    assert clock.pending == 0
+    assert table.submit(0, GuessAnswer(0, 1)).code == "stopped"
+
+
+def test_intents_from_another_thread_are_taken_under_the_tables_lock():
+    table, clock = table_with()
+    table.start()
+    clock.advance(1.0)
+    acks = []
+    thread = threading.Thread(target=lambda: acks.append(table.submit(0, GuessAnswer(0, 42), table.state_id)))
+    thread.start()
+    thread.join(timeout=5)
+    assert not thread.is_alive() and acks[0].accepted and acks[0].ms == 1000
+    handed = []
+    clock.call_soon_threadsafe(lambda: handed.append(clock.now()))
+    clock.advance(0.5)
+    assert handed == [1.0]  # run at the next advance, on the clock's own loop
+
+
+def test_a_deadline_counts_held_time_out():
+    deadline = Deadline(100.0, 10.0)
+    assert deadline.left(104.0) == 6.0
+    deadline.hold(104.0)
+    assert deadline.left(200.0) == 6.0
+    deadline.release(200.0)
+    assert deadline.elapsed(201.0) == 5.0
+    deadline.extend(2.5)
+    assert deadline.left(201.0) == 7.5
+    assert deadline.left(10_000.0) == 0.0
+
+
+def test_autoplay_finishes_the_game_with_stand_ins():
+    table, clock = table_with()
+    table.start()
+    game = table.autoplay("easy")
+    assert game.is_over and clock.pending == 0
+    assert table.view(0).stage == "over"

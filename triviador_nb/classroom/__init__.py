@@ -1,0 +1,7 @@
+"""The classroom: the headless game table (game, bots, clock, deadlines) that
+every screen - the single screen, the projector, a student's - is fed from."""
+
+from .clock import Clock, LoopClock, ManualClock, Timer
+from .table import Ack, Deadline, Table
+
+__all__ = ["Ack", "Clock", "Deadline", "LoopClock", "ManualClock", "Table", "Timer"]

@@ -1,0 +1,123 @@
+"""The table's clock: the kernel's asyncio loop in play, a manual clock in tests.
+
+Countdowns and bot delays are ``call_later`` callbacks on one event loop, so
+they never block the kernel (``time.sleep`` would block clicks). Every timer
+can be cancelled, and :meth:`Clock.call_soon_threadsafe` lets another thread
+(a room host's, a websocket's) hand work to the loop that owns the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import threading
+from typing import Callable, Protocol
+
+
+class Timer(Protocol):
+    """A pending callback."""
+
+    def cancel(self) -> None:
+        """Do not run it (a no-op once it has run)."""
+
+
+class Clock(Protocol):
+    """What the table needs of a clock."""
+
+    def now(self) -> float:
+        """Seconds on a monotonic clock."""
+
+    def call_later(self, delay_s: float, callback: Callable[[], None]) -> Timer:
+        """Run ``callback`` after ``delay_s`` seconds (at once for <= 0)."""
+
+    def call_soon_threadsafe(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` soon on the clock's own loop; callable from any thread."""
+
+
+class LoopClock:
+    """Timers on an asyncio event loop: the Jupyter kernel's by default.
+
+    Args:
+        loop: the loop to use; by default the running loop when first needed.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop | None = None):
+        self._loop = loop
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        if self._loop is None:
+            try:
+                self._loop = asyncio.get_running_loop()
+            except RuntimeError:
+                self._loop = asyncio.get_event_loop_policy().get_event_loop()
+        return self._loop
+
+    def now(self) -> float:
+        return self.loop.time()
+
+    def call_later(self, delay_s: float, callback: Callable[[], None]) -> Timer:
+        return self.loop.call_later(max(0.0, delay_s), callback)
+
+    def call_soon_threadsafe(self, callback: Callable[[], None]) -> None:
+        self.loop.call_soon_threadsafe(callback)
+
+
+class _ManualTimer:
+    def __init__(self) -> None:
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class ManualClock:
+    """A clock that moves only when told to: for tests and headless play.
+
+    ``advance(seconds)`` runs every callback that falls due, in time order;
+    callbacks handed over by other threads run at the next ``advance`` (or
+    :meth:`run_pending`).
+    """
+
+    def __init__(self) -> None:
+        self._now = 0.0
+        self._queue: list[tuple[float, int, _ManualTimer, Callable[[], None]]] = []
+        self._counter = itertools.count()
+        self._handed: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
+
+    def now(self) -> float:
+        return self._now
+
+    def call_later(self, delay_s: float, callback: Callable[[], None]) -> Timer:
+        timer = _ManualTimer()
+        heapq.heappush(self._queue, (self._now + max(0.0, delay_s), next(self._counter), timer, callback))
+        return timer
+
+    def call_soon_threadsafe(self, callback: Callable[[], None]) -> None:
+        with self._lock:
+            self._handed.append(callback)
+
+    def run_pending(self) -> None:
+        """Run the callbacks other threads handed over."""
+        with self._lock:
+            handed, self._handed = self._handed, []
+        for callback in handed:
+            callback()
+
+    @property
+    def pending(self) -> int:
+        """Timers still to run (cancelled ones not counted)."""
+        return sum(1 for _, _, timer, _ in self._queue if not timer.cancelled)
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock forward, running callbacks as they fall due."""
+        self.run_pending()
+        until = self._now + seconds
+        while self._queue and self._queue[0][0] <= until:
+            due, _, timer, callback = heapq.heappop(self._queue)
+            self._now = max(self._now, due)
+            if not timer.cancelled:
+                callback()
+        self._now = until

@@ -1,0 +1,476 @@
+"""The headless game table: one game, its bots, its clock and its deadlines.
+
+The table owns what the widget class used to: the countdown of every prompt,
+when bots act, the response time of every answer (stamped here, from the
+table's own clock, for humans and bots alike), the late-answer policy, the
+pause while a result is on screen, and "Play again". Screens only read views
+(:meth:`Table.view`) and send intents (:meth:`Table.submit`) quoting the
+view's ``state_id``; the single-screen app is this table plus widgets, and a
+room host runs the same table on its own thread (every public method takes
+the table's lock, and :meth:`~.clock.Clock.call_soon_threadsafe` hands work
+to its loop). No widgets here: tests drive it with a
+:class:`~.clock.ManualClock`.
+
+Response times (D1's tie-break): a question's clock starts when the table
+puts it (after the previous result's pause) and an answer's time is when the
+table receives it, minus any time the teacher held the game. A bot's planned
+delay is scaled by ``pace`` before it answers, and the time recorded is the
+delay it really took, so a bot never looks slower or faster than it was.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, replace
+from typing import Callable, Mapping
+
+from ..bots import Bot
+from ..engine import (
+    Action,
+    AnswerTooLateError,
+    ChoiceAnswer,
+    Event,
+    Game,
+    GuessAnswer,
+    IllegalActionError,
+    Timeout,
+)
+from ..engine.actions import ActionParseError
+from ..engine.view import View, prompt_id, view
+from .clock import Clock, LoopClock, Timer
+
+NewGame = Callable[[int, frozenset[str]], tuple[Game, Mapping[int, Bot]]]
+
+
+@dataclass(frozen=True)
+class Ack:
+    """The table's answer to an intent.
+
+    Attributes:
+        status: ``"accepted"``; ``"late"`` (an answer after the deadline:
+            recorded as no answer, D3); ``"duplicate"`` (this seat's answer to
+            this question is in already); ``"stale"`` (the quoted state has
+            passed); ``"rejected"`` (not allowed now: see ``code``).
+        code: ``"ok"`` or why: an engine error code (``"illegal_territory"``,
+            ``"not_your_turn"``...) or ``"not_started"``, ``"paused"``,
+            ``"held"``, ``"stopped"``, ``"unreadable"``, ``"not_your_seat"``,
+            ``"stale_state"``, ``"already_answered"``, ``"answer_too_late"``.
+        reason: a sentence for the player.
+        ms: the response time the table stamped (answers), else None.
+    """
+
+    status: str
+    code: str
+    reason: str = ""
+    ms: int | None = None
+
+    @property
+    def accepted(self) -> bool:
+        return self.status == "accepted"
+
+
+class Deadline:
+    """One prompt's timer: opened at a clock time, ``limit_s`` long; it can be
+    held (paused) and extended.
+
+    Args:
+        opened_at: clock seconds when the prompt was put.
+        limit_s: seconds allowed (D3).
+    """
+
+    def __init__(self, opened_at: float, limit_s: float):
+        self.opened_at, self.limit_s = opened_at, limit_s
+        self.extra_s = 0.0
+        self.held_since: float | None = None
+        self.held_total = 0.0
+
+    def elapsed(self, now: float) -> float:
+        """Seconds the prompt has been open, held time left out."""
+        end = self.held_since if self.held_since is not None else now
+        return max(0.0, end - self.opened_at - self.held_total)
+
+    def left(self, now: float) -> float:
+        """Seconds left (never below 0)."""
+        return max(0.0, self.limit_s + self.extra_s - self.elapsed(now))
+
+    def hold(self, now: float) -> None:
+        if self.held_since is None:
+            self.held_since = now
+
+    def release(self, now: float) -> None:
+        if self.held_since is not None:
+            self.held_total += now - self.held_since
+            self.held_since = None
+
+    def extend(self, seconds: float) -> None:
+        self.extra_s += seconds
+
+
+class Table:
+    """A game at the table.
+
+    Args:
+        game: a new game.
+        bots: seat -> bot; every other seat is a person's.
+        clock: the clock (default: the kernel's asyncio loop).
+        pace: multiplies every bot delay and the pause after a result
+            (1.0 = realistic, 0 = instant).
+        reveal_s: seconds a question's result stays before play goes on.
+        think_s: seconds a bot takes to choose a territory.
+        new_game: makes the next game for "Play again": ``new_game(seed,
+            asked_before)`` -> (game, bots); ``asked_before`` holds the ids of
+            every question asked at this table so far (D4).
+
+    Attributes:
+        game: the game now; games: every game played at this table.
+        humans: the seats people play.
+        started, paused, held, stopped: Start was pressed; a result is on
+            screen; the teacher holds the game; the table is closed.
+        fault: the last unexpected error a timer met (the game went on), or "".
+    """
+
+    def __init__(self, game: Game, bots: Mapping[int, Bot], clock: Clock | None = None, pace: float = 1.0,
+                 reveal_s: float = 3.0, think_s: float = 1.2, new_game: NewGame | None = None):
+        self.game = game
+        self.games = [game]
+        self.bots = dict(bots)
+        self.clock = clock or LoopClock()
+        self.pace, self.reveal_s, self.think_s = pace, reveal_s, think_s
+        self.new_game = new_game
+        self.started = self.paused = self.held = self.stopped = False
+        self.fault = ""
+        self._lock = threading.RLock()
+        self._timers: list[Timer] = []
+        self._deadline: Deadline | None = None
+        self._deadline_for = ""  # the state id the deadline belongs to
+        self._plans: dict[int, Action] = {}  # bot seat -> its answer to the open question
+        self._listeners: list[Callable[[list[Event]], None]] = []
+        self._game_no = 1
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return tuple(p.seat for p in self.game.players if p.seat not in self.bots)
+
+    # ------------------------------------------------------------------ reading
+
+    def on_change(self, listener: Callable[[list[Event]], None]) -> None:
+        """Call ``listener(new_events)`` after every change (a move, a timeout,
+        a pause ending, a new game); it then reads :meth:`view`."""
+        self._listeners.append(listener)
+
+    @property
+    def state_id(self) -> str:
+        """The state id intents quote now: ``"<game number>:<prompt>"``."""
+        return f"{self._game_no}:{prompt_id(self.game)}"
+
+    def time_left(self) -> float:
+        """Seconds left on the open prompt's timer (its full limit before Start)."""
+        with self._lock:
+            if self._deadline is None or self._deadline_for != self.state_id:
+                return 0.0 if self.game.is_over else float(self.game.time_limit_s())
+            return self._deadline.left(self.clock.now())
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may see now (None: the projector), with the table's
+        clock: started, paused (a result on screen or held) and time left.
+
+        Raises:
+            ValueError: not a seat of this game.
+        """
+        with self._lock:
+            v = view(self.game, seat)
+            return replace(v, state_id=self.state_id, started=self.started, paused=self.paused or self.held,
+                           time_left_s=round(self.time_left(), 3))
+
+    # ------------------------------------------------------------------ control
+
+    def start(self) -> None:
+        """Begin play: the first prompt's timer starts now."""
+        with self._lock:
+            if not self.started and not self.stopped:
+                self.started = True
+                self._step([])
+
+    def hold(self) -> None:
+        """The teacher holds the game: the timer stops, bots wait, intents are
+        refused until :meth:`release`."""
+        with self._lock:
+            if self.started and not self.held and not self.stopped:
+                self.held = True
+                self._cancel_timers()
+                if self._deadline is not None:
+                    self._deadline.hold(self.clock.now())
+                self._notify([])
+
+    def release(self) -> None:
+        """Go on after :meth:`hold`, with the time that was left."""
+        with self._lock:
+            if self.held and not self.stopped:
+                self.held = False
+                if self._deadline is not None:
+                    self._deadline.release(self.clock.now())
+                if self.paused:
+                    self._arm_reveal()
+                else:
+                    self._step([])
+
+    def extend(self, seconds: float) -> None:
+        """Give the open prompt ``seconds`` more. Answers in the extra time
+        are recorded at the question's time limit (D3 keeps the limit)."""
+        with self._lock:
+            if self._deadline is not None and seconds > 0 and not self.stopped:
+                self._deadline.extend(seconds)
+                if not self.held and not self.paused:
+                    self._step([])
+
+    def recover(self) -> None:
+        """Re-arrange timers and bots from the game as it stands (after an
+        error), keeping the open prompt's deadline: the time left stays what
+        it was, and bots answer when they planned to. Starts the game if
+        Start was not pressed."""
+        with self._lock:
+            if self.stopped:
+                return
+            self.started, self.held = True, False
+            self._step([])
+
+    def stop(self) -> None:
+        """Close the table: every timer is cancelled and nothing acts any more."""
+        with self._lock:
+            self.stopped = True
+            self._cancel_timers()
+
+    def restart(self) -> None:
+        """The next game with the same settings and the next seed ("Play again").
+
+        Raises:
+            RuntimeError: the table was made without ``new_game``.
+        """
+        with self._lock:
+            if self.stopped:
+                return
+            if self.new_game is None:
+                raise RuntimeError("this table was made without a way to start a new game")
+            game, bots = self.new_game(self.game.seed + 1, self.asked_ids())
+            self.game, self.bots = game, dict(bots)
+            self.games.append(game)
+            self._game_no += 1
+            self._deadline, self._deadline_for, self._plans = None, "", {}
+            self.paused = self.held = False
+            self.started = True
+            self._step(list(game.events))
+
+    def autoplay(self, skill: str = "medium") -> Game:
+        """Let bots finish the game at once, a bot of ``skill`` standing in for
+        every person. Returns the game."""
+        with self._lock:
+            self._cancel_timers()
+            self.started, self.paused, self.held = True, False, False
+            stand_ins = {s: Bot(s, skill, self.game.seed + 1 + s) for s in self.humans}
+            first = len(self.game.events)
+            while not self.game.is_over:
+                seat = self.game.current_players()[0]
+                self.game.apply((self.bots.get(seat) or stand_ins[seat]).act(self.game))
+            self._notify(self.game.events[first:])
+            return self.game
+
+    def asked_ids(self) -> frozenset[str]:
+        """Ids of the questions asked in every game at this table so far."""
+        return frozenset(e.data["question"] for g in self.games for e in g.events if e.kind == "answers")
+
+    # ------------------------------------------------------------------ intents
+
+    def submit(self, seat: int, intent: Action | str, state_id: str | None = None) -> Ack:
+        """A person's intent: a pick, an attack, a rebuild or an answer, as an
+        action or its text form (``"pick p1 HU-PE"``, ``"answer p2 B"``); any
+        response time in it is ignored: the table stamps its own.
+
+        Args:
+            seat: the seat sending it (its ``player`` must be this seat).
+            intent: the action.
+            state_id: the :attr:`View.state_id` the intent answers; None
+                skips the check (the single screen, which is never behind).
+
+        Returns:
+            An :class:`Ack`; nothing is raised for a bad intent, and the game
+            is unchanged unless the ack is accepted or late.
+        """
+        with self._lock:
+            problem = self._refusal(seat, state_id)
+            if problem is not None:
+                return problem
+            try:
+                action = self.game.parse(intent) if isinstance(intent, str) else intent
+            except ActionParseError as error:
+                return Ack("rejected", "unreadable", str(error))
+            if getattr(action, "player", None) != seat:
+                return Ack("rejected", "not_your_seat", "an intent can only be sent for one's own seat")
+            if seat in self.bots:
+                return Ack("rejected", "not_your_seat", "a bot plays this seat")
+            ms = None
+            if isinstance(action, (GuessAnswer, ChoiceAnswer)):
+                ms = self._stamp()
+                action = replace(action, ms=ms if _given(action) is not None else None)
+            return self._apply(action, ms)
+
+    def _refusal(self, seat: int, state_id: str | None) -> Ack | None:
+        if self.stopped:
+            return Ack("rejected", "stopped", "this game has been closed")
+        if not self.started:
+            return Ack("rejected", "not_started", "Press Start to begin the game.")
+        asked = self.game.question
+        if state_id is not None and state_id != self.state_id:
+            return Ack("stale", "stale_state", "that moment of the game has passed")
+        if asked is not None and seat in asked.players and seat not in asked.waiting_for:
+            return Ack("duplicate", "already_answered", "your answer is in already")
+        if self.held:
+            return Ack("rejected", "held", "the teacher has paused the game")
+        if self.paused:
+            return Ack("rejected", "paused", "one moment: the result is still on screen")
+        return None
+
+    def _stamp(self) -> int:
+        """The response time now, in ms, from the open question's deadline;
+        answers in extra time count as given at the time limit."""
+        deadline = self._deadline
+        if deadline is None:
+            return 0
+        elapsed = deadline.elapsed(self.clock.now())
+        if deadline.extra_s and elapsed > deadline.limit_s:
+            elapsed = deadline.limit_s
+        return round(elapsed * 1000)
+
+    def _apply(self, action: Action, ms: int | None) -> Ack:
+        try:
+            events = self.game.apply(action)
+        except AnswerTooLateError as error:
+            events = self.game.apply(_no_answer(action))  # D3: a late answer is no answer
+            self._after(events)
+            return Ack("late", error.code, "too late: the timer had run out, so this counts as no answer", ms)
+        except IllegalActionError as error:
+            return Ack("rejected", error.code, error.reason)
+        self._after(events)
+        return Ack("accepted", "ok", "", ms)
+
+    # ------------------------------------------------------------------ flow
+
+    def _after(self, events: list[Event]) -> None:
+        if any(e.kind == "answers" for e in events):
+            self.paused = True
+            self._cancel_timers()
+            self._arm_reveal()
+            self._notify(events)
+        else:
+            self._step(events)
+
+    def _arm_reveal(self) -> None:
+        game_no = self._game_no
+        self._later(self.reveal_s * self.pace, lambda: self._step([]) if game_no == self._game_no else None)
+
+    def _step(self, events: list[Event]) -> None:
+        """Arrange what happens next from the game as it stands: the prompt's
+        deadline (kept when the prompt is the same), its expiry, the bots."""
+        self.paused = False
+        self._cancel_timers()
+        game = self.game
+        if game.is_over or not self.started or self.held or self.stopped:
+            self._notify(events)
+            return
+        now, sid = self.clock.now(), self.state_id
+        if self._deadline is None or self._deadline_for != sid:
+            self._deadline, self._deadline_for, self._plans = Deadline(now, game.time_limit_s()), sid, {}
+        deadline = self._deadline
+        self._later(deadline.left(now), lambda: self._expire(sid))
+        elapsed = deadline.elapsed(now)
+        if game.stage == "answer":
+            for seat in game.question.waiting_for:
+                if seat in self.bots:
+                    if seat not in self._plans:
+                        self._plans[seat] = self._bot_plan(seat)
+                    plan = self._plans[seat]
+                    planned_s = plan.ms / 1000 if plan.ms is not None else deadline.limit_s
+                    self._later(planned_s * self.pace - elapsed, lambda s=seat: self._bot_answer(sid, s))
+        else:
+            seat = game.current_players()[0]
+            if seat in self.bots:
+                self._later(self.think_s * self.pace - elapsed, lambda: self._bot_turn(sid, seat))
+        self._notify(events)
+
+    def _bot_plan(self, seat: int) -> Action:
+        """The bot's answer to the open question; a bot that fails gives no
+        answer (the fault is kept in :attr:`fault`) and the game goes on."""
+        try:
+            return self.bots[seat].act(self.game)
+        except Exception as error:  # noqa: BLE001 - a broken bot must not stop the class's game
+            self.fault = f"{type(error).__name__}: {error}"
+            return _no_answer_for(self.game.question, seat)
+
+    def _bot_answer(self, sid: str, seat: int) -> None:
+        if sid != self.state_id or self.paused or self.held:
+            return
+        plan = self._plans[seat]
+        ms = self._stamp() if _given(plan) is not None else None
+        self._apply(replace(plan, ms=ms), ms)
+
+    def _bot_turn(self, sid: str, seat: int) -> None:
+        """The bot's pick or attack; a bot that fails lets its timer choose (D3)."""
+        if sid != self.state_id or self.game.is_over:
+            return
+        try:
+            action = self.bots[seat].act(self.game)
+        except Exception as error:  # noqa: BLE001 - a broken bot must not stop the class's game
+            self.fault = f"{type(error).__name__}: {error}"
+            action = Timeout(seat)
+        self._apply(action, None)
+
+    def _expire(self, sid: str) -> None:
+        """The prompt's time is up: every answer still missing is no answer
+        (D3); a territory choice not made is made at random (D3)."""
+        if sid != self.state_id or self.paused or self.held:
+            return
+        game = self.game
+        if game.stage == "answer":
+            asked = game.question
+            for seat in asked.waiting_for:
+                if game.question is asked:
+                    self._apply(_no_answer_for(asked, seat), None)
+        else:
+            self._apply(Timeout(game.current_players()[0]), None)
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _later(self, delay_s: float, callback: Callable[[], None]) -> None:
+        def run() -> None:
+            with self._lock:
+                if self.stopped:
+                    return
+                try:
+                    callback()
+                except Exception as error:  # noqa: BLE001 - a timer must never take the table down
+                    self.fault = f"{type(error).__name__}: {error}"
+                    try:
+                        self._notify([])
+                    except Exception:  # noqa: BLE001 - a screen that cannot show the fault must not stop play
+                        pass
+        self._timers.append(self.clock.call_later(delay_s, run))
+
+    def _cancel_timers(self) -> None:
+        for timer in self._timers:
+            timer.cancel()
+        self._timers = []
+
+    def _notify(self, events: list[Event]) -> None:
+        for listener in list(self._listeners):
+            listener(events)
+
+
+def _given(action: Action) -> object:
+    return action.value if isinstance(action, GuessAnswer) else getattr(action, "option", None)
+
+
+def _no_answer(action: GuessAnswer | ChoiceAnswer) -> GuessAnswer | ChoiceAnswer:
+    return GuessAnswer(action.player, None) if isinstance(action, GuessAnswer) else ChoiceAnswer(action.player, None)
+
+
+def _no_answer_for(asked, seat: int) -> GuessAnswer | ChoiceAnswer:
+    return GuessAnswer(seat, None) if asked.is_guess else ChoiceAnswer(seat, None)
