@@ -16,7 +16,7 @@ import pytest
 import shapely
 from shapely.geometry import Point, shape
 
-from triviador_nb.custom_maps import MIN_SHARED_BORDER_KM, to_km
+from triviador_nb.maps.teachers import MIN_SHARED_BORDER_KM, to_km
 from triviador_nb.maps import builtin_map_names, builtin_map_path, check_map, load_builtin_map
 
 REPO = Path(__file__).resolve().parents[1]
@@ -105,7 +105,7 @@ def test_neighbours_are_the_land_borders_plus_the_links(game_map, land_borders):
 
 def test_loaded_as_a_teachers_map_it_computes_the_same_board_labels_and_view(game_map, raw, tmp_path_factory):
     """Without its "triviador" member (links passed by name) the file loads as a teacher's own map;
-    triviador_nb.custom_maps must compute what tools/build_maps.py stored."""
+    triviador_nb.maps.teachers must compute what tools/build_maps.py stored."""
     names = game_map.board.names
     plain = {"type": "FeatureCollection", "features": raw["features"]}
     path = tmp_path_factory.mktemp("plain") / f"{game_map.board.name}.geojson"

@@ -1,4 +1,4 @@
-"""Teachers' own maps: plain GeoJSON without the "triviador" member (triviador_nb.custom_maps).
+"""Teachers' own maps: plain GeoJSON without the "triviador" member (triviador_nb.maps.teachers).
 
 Most tests use a 3x3 grid of ~50 km squares around 47N 19E::
 
@@ -20,7 +20,7 @@ import pytest
 from shapely.geometry import Point, shape
 
 from triviador_nb.cli import main
-from triviador_nb.custom_maps import slug, unique_ids
+from triviador_nb.maps.teachers import slug, unique_ids
 from triviador_nb.maps import MapError, MapWarning, check_map, load_builtin_map, load_map
 
 WEST, NORTH = 18.5, 47.7
@@ -410,7 +410,7 @@ def test_extra_links_on_a_built_map_by_name_or_id(tmp_path):
 
 def test_built_maps_load_without_shapely_work(monkeypatch):
     """The fast path: a built map never reaches the shapely code."""
-    import triviador_nb.custom_maps as custom
+    import triviador_nb.maps.teachers as custom
 
     def boom(*args, **kwargs):
         raise AssertionError("shapely path used for a built map")

@@ -73,14 +73,14 @@ import shapely
 from shapely.geometry import mapping, shape
 from topojson.utils import serialize_as_geojson
 
-from triviador_nb.custom_maps import (  # one projection and one set of measures for build and loader
+from triviador_nb.maps.teachers import (  # one projection and one set of measures for build and loader
     DECIMALS,
     adjacency_pairs,
     fit_zoom,
     from_km,
     to_km,
 )
-from triviador_nb.custom_maps import label_point as loader_label_point
+from triviador_nb.maps.teachers import label_point as loader_label_point
 
 REPO = Path(__file__).resolve().parents[1]
 TABLES = REPO / "tools" / "map_build"

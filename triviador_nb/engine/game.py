@@ -148,6 +148,37 @@ class Game:
                 game.apply(game.parse(entry) if isinstance(entry, str) else entry)
         return game
 
+    def to_dict(self) -> dict:
+        """The game as plain data: its header (rule set, map name, seed,
+        names, given bases, questions asked before and burned) and its whole
+        :attr:`record` in text form - everything :meth:`from_dict` needs to
+        rebuild it exactly, as a saved game will hold it."""
+        return {"version": SAVE_VERSION, "rules": self.rules.to_dict(), "map": self.board.name, "seed": self.seed,
+                "names": [p.name for p in self.players],
+                "bases": list(self._given_bases) if self._given_bases is not None else None,
+                "asked_before": sorted(self.asked_before), "burned": sorted(self.burned),
+                "record": [str(entry) for entry in self.record]}
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, bank: QuestionBank) -> "Game":
+        """Rebuild a game from :meth:`to_dict`'s data, on the same map and
+        with a bank that holds the recorded questions (their row order does
+        not matter: the record names each question drawn).
+
+        Raises:
+            ValueError: another version or map, a broken rule set, or a
+                recorded question the bank does not have.
+            ActionParseError, IllegalActionError: a record entry that cannot
+                be read or is not legal where it stands.
+        """
+        if data.get("version") != SAVE_VERSION:
+            raise ValueError(f"a saved game of version {data.get('version')!r}; this version reads {SAVE_VERSION}")
+        if data.get("map") != board.name:
+            raise ValueError(f"the game was played on map {data.get('map')!r}, not {board.name!r}")
+        return cls.replay(RuleSet.from_dict(data["rules"]), board, bank, int(data["seed"]), data["record"],
+                          names=data["names"], bases=data["bases"], asked_before=data["asked_before"],
+                          burned=data["burned"])
+
     # ------------------------------------------------------------------ queries
 
     @property
@@ -830,6 +861,7 @@ class Game:
         self.events.append(Event(len(self.events), kind, code, data))
 
 
+SAVE_VERSION = 1  # the version of Game.to_dict's data
 MAX_GUESS = 10**15 - 1  # the largest guess (and bank answer): 15 digits
 
 

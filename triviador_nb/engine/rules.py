@@ -19,6 +19,8 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Mapping
 
+from .plain import from_plain, to_plain
+
 
 class BattleOrder(str, Enum):
     """How the attack order of a battle round is decided."""
@@ -219,6 +221,21 @@ class RuleSet:
             problems.append("timers must be positive seconds")
         if problems:
             raise ValueError(f"rule set {self.name!r}: " + "; ".join(problems))
+
+    def to_dict(self) -> dict:
+        """The rule set as plain data (JSON-clean; enums as their identifiers),
+        for a saved game's header."""
+        return to_plain(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "RuleSet":
+        """The rule set :meth:`to_dict` gave ``data`` for (equal to it).
+
+        Raises:
+            ValueError: missing or misshapen fields, or settings that could
+                not make a game that ends (every problem listed).
+        """
+        return from_plain(cls, dict(data))
 
 
 _CLASSIC_TARGETS = (Targets.ADJACENT_NO_BASES, Targets.ADJACENT)

@@ -16,14 +16,13 @@ click or a repeated answer is recognised and acknowledged, not applied.
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import types
 from dataclasses import dataclass
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any
 
 from .actions import Draw
 from .events import Event
+from .plain import from_plain, to_plain
 from .rules import ClaimExpansion
 from .state import Phase
 
@@ -209,7 +208,7 @@ class View:
 
     def to_json(self) -> str:
         """The view as one line of JSON."""
-        return json.dumps(_plain(self), ensure_ascii=False, sort_keys=True)
+        return json.dumps(to_plain(self), ensure_ascii=False, sort_keys=True)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "View":
@@ -219,8 +218,8 @@ class View:
             ValueError: a field is missing or of the wrong shape.
         """
         try:
-            return _build(cls, data)
-        except (TypeError, KeyError, AttributeError) as error:
+            return from_plain(cls, data)
+        except ValueError as error:
             raise ValueError(f"not a view: {error}") from None
 
     @classmethod
@@ -235,38 +234,6 @@ class View:
         except json.JSONDecodeError as error:
             raise ValueError(f"not a view: {error}") from None
         return cls.from_dict(data)
-
-
-def _plain(value: Any) -> Any:
-    if dataclasses.is_dataclass(value):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    return value
-
-
-def _build(tp: Any, value: Any) -> Any:
-    """Turn plain JSON data back into the typed value ``tp`` describes."""
-    origin, args = get_origin(tp), get_args(tp)
-    if origin in (Union, types.UnionType):
-        if value is None:
-            return None
-        return _build(next(a for a in args if a is not type(None)), value)
-    if dataclasses.is_dataclass(tp):
-        hints = get_type_hints(tp)
-        return tp(**{f.name: _build(hints[f.name], value[f.name]) for f in dataclasses.fields(tp)
-                     if f.name in value or f.default is dataclasses.MISSING})
-    if origin is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_build(args[0], v) for v in value)
-        return tuple(_build(a, v) for a, v in zip(args, value, strict=True))
-    if origin is dict:
-        return dict(value)
-    if tp is float and isinstance(value, int):
-        return float(value)
-    return value
 
 
 def prompt_id(game) -> str:

@@ -18,7 +18,9 @@ import ipywidgets as w
 from ..engine import RULE_SETS, find_rule_set
 from ..maps import GameMap, MapWarning, builtin_map_path, builtin_map_titles, load_builtin_map
 from ..engine import QuestionBank
-from . import play, resolve_bank, resolve_map
+from ..banks import resolve_bank
+from ..maps import resolve_map
+from .single_screen import play
 from .app import GameApp
 from .cells import close_widgets, shown_by_cell
 from .map_view import MapView

@@ -40,7 +40,7 @@ import shapely
 from shapely.geometry import shape
 
 from triviador_nb.engine.board import Board
-from triviador_nb.maps import (
+from .model import (
     GEOMETRY_TYPES,
     RULE_SET_TERRITORY_COUNTS,
     GameMap,
