@@ -11,7 +11,11 @@ Prints:
   :class:`triviador_nb.ui.traffic.WidgetTraffic`;
 - the bytes and time to load each built-in map and build its view (first
   render, kernel side), and to fit it to the size the browser reports and lay
-  out its names (``label_layout``).
+  out its names (``label_layout``);
+- the per-seat view: microseconds to build one and to serialise it, and its
+  size as JSON, over every state of a bot game;
+- the game table: bot-only games driven through :class:`Table` on a manual
+  clock (timers, deadlines, views for every listener) against the bare engine.
 """
 
 from __future__ import annotations
@@ -20,7 +24,10 @@ import argparse
 import time
 
 from triviador_nb.banks import load_builtin_bank
-from triviador_nb.engine import RULE_SETS, RuleSet
+from triviador_nb.bots import Bot
+from triviador_nb.classroom import ManualClock, Table
+from triviador_nb.engine import CONQUIZTADOR, RULE_SETS, Game, RuleSet
+from triviador_nb.engine.view import view
 from triviador_nb.maps import builtin_map_names, load_builtin_map
 from triviador_nb.simulate import play_bot_game
 from triviador_nb.ui.map_view import MapView
@@ -89,6 +96,45 @@ def first_render(name: str) -> tuple[float, float, int, float, float]:
     return traffic.total_bytes / 1024, ms, len(game_map.board), fitting.total_bytes / 1024, fit_ms
 
 
+def view_cost(map_name: str, seed: int = 1) -> tuple[float, float, float, int]:
+    """(us to build a view, us to serialise it, mean KiB as JSON, states) over
+    every state of one bot game, for seat 0."""
+    board, bank = load_builtin_map(map_name).board, load_builtin_bank()
+    played = play_bot_game(CONQUIZTADOR, board, bank, seed)
+    game = Game(CONQUIZTADOR, board, bank, seed, names=[p.name for p in played.players])
+    build = dump = 0.0
+    size = states = 0
+    for action in [None, *played.actions]:
+        if action is not None:
+            game.apply(action)
+        start = time.perf_counter()
+        v = view(game, 0)
+        middle = time.perf_counter()
+        text = v.to_json()
+        build, dump = build + middle - start, dump + time.perf_counter() - middle
+        size, states = size + len(text.encode()), states + 1
+    return build / states * 1e6, dump / states * 1e6, size / states / 1024, states
+
+
+def table_speed(games: int) -> tuple[float, float]:
+    """(games per second through a Table with three bots and a listener that
+    reads a view after every change, the bare engine's games per second)."""
+    board, bank = load_builtin_map("hungary").board, load_builtin_bank()
+    start = time.perf_counter()
+    for seed in range(games):
+        clock = ManualClock()
+        table = Table(Game(CONQUIZTADOR, board, bank, seed), {s: Bot(s, "medium", seed) for s in range(3)}, clock)
+        table.on_change(lambda _events, t=table: t.view(None))
+        table.start()
+        while not table.game.is_over:
+            clock.advance(1.0)
+    through_table = games / (time.perf_counter() - start)
+    start = time.perf_counter()
+    for seed in range(games):
+        play_bot_game(CONQUIZTADOR, board, bank, seed)
+    return through_table, games / (time.perf_counter() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games per run (default 100)")
@@ -108,6 +154,13 @@ def main() -> None:
         size_kib, ms, territories, fit_kib, fit_ms = first_render(name)
         print(f"  {name:<12} {territories:>2} territories: {size_kib:6.0f} KiB, {ms:5.0f} ms; "
               f"fit and names {fit_kib:4.1f} KiB, {fit_ms:4.1f} ms")
+    for name in ("hungary", "world19"):
+        build_us, dump_us, kib, states = view_cost(name)
+        print(f"per-seat view on {name:<8}: {build_us:5.0f} us to build, {dump_us:5.0f} us to JSON, {kib:4.1f} KiB "
+              f"(mean over the {states} states of a bot game)")
+    through, bare = table_speed(max(5, args.games // 10))
+    print(f"table: {through:5.1f} games/s through Table (bots on a manual clock, a view after every change) "
+          f"vs {bare:5.1f} games/s bare engine (conquiztador, hungary)")
 
 
 if __name__ == "__main__":

@@ -132,3 +132,32 @@ def test_a_saved_game_for_another_map_or_version_is_refused():
         Game.from_dict(data, load_builtin_map("hungary").board, synthetic_bank())
     with pytest.raises(ValueError, match="version 9"):
         Game.from_dict({**data, "version": 9}, grid_board(), synthetic_bank())
+
+
+def test_a_game_loaded_mid_way_goes_on_exactly_as_the_original():
+    """A loaded game's later draws match the original's (the options' stream
+    moves on for recorded draws too)."""
+    for rules in RULE_SETS:
+        game = Game(rules, grid_board(), synthetic_bank(), 2)
+        bots = {p.seat: Bot(p.seat, "medium", 2 + p.seat) for p in game.players}
+        for _ in range(25):
+            game.apply(bots[game.current_players()[0]].act(game))
+        loaded = Game.from_dict(game.to_dict(), grid_board(), synthetic_bank())
+        while not game.is_over:
+            action = bots[game.current_players()[0]].act(game)
+            game.apply(action)
+            loaded.apply(action)
+        assert loaded.record == game.record and loaded.events == game.events, rules.name
+
+
+def test_a_deck_taking_a_question_drawn_in_this_pass_counts_it_once():
+    import random
+
+    from triviador_nb.engine.deck import Deck
+
+    deck = Deck(["a", "b", "c", "d"], random.Random(1))
+    first, _ = deck.draw()
+    assert deck.take(first) is False
+    drawn = [deck.draw()[0] for _ in range(3)]
+    assert sorted([first, *drawn]) == ["a", "b", "c", "d"]  # the pass still holds each question once
+    assert deck.draw()[1] is True  # and then the deck reshuffles, on time

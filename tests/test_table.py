@@ -245,3 +245,114 @@ def test_autoplay_finishes_the_game_with_stand_ins():
     game = table.autoplay("easy")
     assert game.is_over and clock.pending == 0
     assert table.view(0).stage == "over"
+
+
+# ----------------------------------------------------------------------------- found by a hostile review
+
+
+def test_seats_and_intents_from_a_hostile_kernel_are_refused_without_a_trace():
+    table, clock = table_with()
+    table.start()
+    for seat in ([0], True, 0.0, "0", None, -1, 99):
+        assert table.submit(seat, GuessAnswer(0, 3)).code == "not_your_seat", seat
+    assert table.submit(0, "timeout p1").code == "not_an_intent"  # the table's own timers time out, no one else
+    assert table.submit(0, {"answer": 3}).code == "not_an_intent"
+    assert table.submit(0, "draw guess g1").code == "not_an_intent"
+    huge = table.submit(0, "x" * 1_000_000)
+    assert huge.code == "unreadable" and len(huge.reason) < 120
+    assert table.submit(0, GuessAnswer(0, 3), state_id=12).code == "stale_state"
+    assert table.game.actions == []
+    with pytest.raises(ValueError, match="there is no seat True"):
+        table.view(True)
+
+
+def test_the_next_question_stays_hidden_while_a_result_is_on_screen():
+    """Its timer starts after the pause: a seat must not read it before."""
+    table, clock = table_with({1: FixedBot(1, 5, 500), 2: FixedBot(2, 5, 500)}, seed=3)
+    table.start()
+    table.submit(0, GuessAnswer(0, 5))
+    clock.advance(0.5)
+    for _ in range(400):
+        if table.paused and table.game.question is not None:
+            break
+        if table.game.stage in ("pick", "attack") and table.game.current_players() == (0,):
+            table.submit(0, Pick(0, table.game.legal_picks(0)[0]) if table.game.stage == "pick"
+                         else f"attack p1 {table.game.legal_targets(0)[0]}")
+        elif table.game.question is not None and 0 in table.game.question.waiting_for and not table.paused:
+            table.submit(0, GuessAnswer(0, 5) if table.game.question.is_guess else ChoiceAnswer(0, 0))
+        clock.advance(0.5)
+    assert table.paused and table.game.question is not None  # a result on screen, the next question drawn
+    for seat in (None, 0, 1, 2):
+        v = table.view(seat)
+        assert v.question is None and v.prompt.kind == "wait"
+        assert table.game.question.question.text not in v.to_json()
+
+
+def test_recover_after_hold_goes_on_with_the_time_that_was_left():
+    table, clock = table_with()
+    table.start()
+    clock.advance(3.0)
+    table.hold()
+    clock.advance(30.0)
+    table.recover()
+    clock.advance(5.0)
+    assert table.time_left() == pytest.approx(2.0)
+    assert table.submit(0, GuessAnswer(0, 1)).ms == 8000
+
+
+def test_an_answer_after_the_extended_deadline_is_late():
+    table, clock = table_with()
+    table.start()
+    table.extend(5.0)
+    clock._now = 54.0  # a kernel too busy to run the expiry timer in time
+    ack = table.submit(0, GuessAnswer(0, 1))
+    assert (ack.status, ack.ms) == ("late", 54_000)
+    assert GuessAnswer(0, None) in table.game.actions
+
+
+def test_extend_takes_finite_seconds_and_during_a_result_gives_them_to_the_next_prompt():
+    table, clock = table_with({1: FixedBot(1, 5, 500), 2: FixedBot(2, 6, 500)})
+    for bad in (float("inf"), float("nan"), -1, 0, "5", True):
+        with pytest.raises(ValueError, match="extend takes a finite number of seconds > 0"):
+            table.extend(bad)
+    table.start()
+    table.submit(0, GuessAnswer(0, 5))
+    clock.advance(0.5)
+    assert table.paused
+    table.extend(30)
+    clock.advance(table.reveal_s)
+    assert table.game.stage == "pick" and table.time_left() == pytest.approx(40.0)  # 10 s (D3) + 30 s
+
+
+def test_autoplay_does_nothing_once_the_table_is_stopped():
+    table, clock = table_with()
+    table.start()
+    table.stop()
+    assert not table.autoplay().is_over and table.game.actions == []
+
+
+def test_a_loop_clock_takes_intents_from_another_thread():
+    """A room host's thread submits while the table's timers run on an asyncio
+    loop in another thread: the reveal after the last answer still ends on time."""
+    import asyncio
+    import time
+
+    from triviador_nb.classroom import LoopClock
+
+    loop = asyncio.new_event_loop()
+    runner = threading.Thread(target=loop.run_forever, daemon=True)
+    runner.start()
+    try:
+        game = Game(CONQUIZTADOR, grid_board(), synthetic_bank(), 4)
+        table = Table(game, {1: FixedBot(1, 5, 100), 2: FixedBot(2, 6, 100)}, LoopClock(loop), reveal_s=0.2)
+        loop.call_soon_threadsafe(table.start)
+        time.sleep(0.4)  # the bots answer at 0.1 s on the loop's thread
+        assert table.submit(0, GuessAnswer(0, 7)).accepted  # from this thread: the reveal's timer is handed over
+        deadline = time.monotonic() + 3.0
+        while table.paused and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not table.paused and table.game.stage == "pick"
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        runner.join(timeout=5)
+        loop.close()

@@ -114,25 +114,31 @@ class Bot:
         normal, winged = game.legal_targets(self.seat), game.wings_targets(self.seat)
         if not normal and not winged:
             return Rebuild(self.seat)
-        best_normal = self._choose_target(game, normal) if normal else None
-        best_winged = self._choose_target(game, winged) if winged else None
-        if best_normal is None or (best_winged is not None
-                                   and self._appeal(game, best_winged) > self._appeal(game, best_normal)):
+        last_chance = self._last_chance(game)
+        best_normal = self._choose_target(game, normal, last_chance) if normal else None
+        best_winged = self._choose_target(game, winged, last_chance) if winged else None
+        if best_normal is None or (best_winged is not None and self._appeal(game, best_winged, last_chance)
+                                   > self._appeal(game, best_normal, last_chance)):
             return Attack(self.seat, best_winged, wings=True)
         return Attack(self.seat, best_normal)
 
-    def _appeal(self, game: Game, territory: str) -> tuple[int, int]:
+    def _last_chance(self, game: Game) -> bool:
+        """Behind the leader in the last battle round."""
+        scores = game.scores()
+        return game.battle_round == len(game.rules.battle_rounds) and scores[self.seat] < max(scores)
+
+    def _appeal(self, game: Game, territory: str, last_chance: bool) -> tuple[int, int]:
         """Prefer a castle down to its last tower, then ordinary territories
         (and ruins) by value, then castles with more towers standing; a bot
-        behind the leader in the last round goes for the weakest castle."""
-        leader = max(game.scores())
-        last_chance = game.battle_round == len(game.rules.battle_rounds) and game.score(self.seat) < leader
+        behind the leader in the last round (``last_chance``) goes for the
+        weakest castle."""
         s = game.territories[territory]
         if s.towers and last_chance:
             return (3, -s.towers)
         tier = 2 if s.towers == 1 else 1 if s.towers == 0 else 0
         return (tier, s.value)
 
-    def _choose_target(self, game: Game, options: list[str]) -> str:
-        best = max(self._appeal(game, t) for t in options)
-        return self._rng.choice([t for t in options if self._appeal(game, t) == best])
+    def _choose_target(self, game: Game, options: list[str], last_chance: bool) -> str:
+        appeal = {t: self._appeal(game, t, last_chance) for t in options}
+        best = max(appeal.values())
+        return self._rng.choice([t for t in options if appeal[t] == best])

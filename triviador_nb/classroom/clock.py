@@ -58,10 +58,47 @@ class LoopClock:
         return self.loop.time()
 
     def call_later(self, delay_s: float, callback: Callable[[], None]) -> Timer:
-        return self.loop.call_later(max(0.0, delay_s), callback)
+        """A timer on the loop; asked for from another thread (a room host's,
+        a test's), it is set up and cancelled through the loop's thread-safe
+        queue, as asyncio requires."""
+        loop = self.loop
+        if self._on_loop_thread(loop):
+            return loop.call_later(max(0.0, delay_s), callback)
+        timer = _HandedTimer(loop)
+        loop.call_soon_threadsafe(timer.arm, max(0.0, delay_s), callback)
+        return timer
 
     def call_soon_threadsafe(self, callback: Callable[[], None]) -> None:
         self.loop.call_soon_threadsafe(callback)
+
+    @staticmethod
+    def _on_loop_thread(loop: asyncio.AbstractEventLoop) -> bool:
+        try:
+            return asyncio.get_running_loop() is loop
+        except RuntimeError:
+            return not loop.is_running()  # a loop not running yet: set up from the thread that will run it
+
+
+class _HandedTimer:
+    """A timer asked for from another thread: armed, and cancelled, on the loop."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop):
+        self._loop = loop
+        self._handle: asyncio.TimerHandle | None = None
+        self._cancelled = False
+        self._lock = threading.Lock()
+
+    def arm(self, delay_s: float, callback: Callable[[], None]) -> None:
+        with self._lock:
+            if not self._cancelled:
+                self._handle = self._loop.call_later(delay_s, callback)
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._cancelled = True
+            handle = self._handle
+        if handle is not None:
+            self._loop.call_soon_threadsafe(handle.cancel)
 
 
 class _ManualTimer:

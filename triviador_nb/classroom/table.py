@@ -20,6 +20,7 @@ delay it really took, so a bot never looks slower or faster than it was.
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass, replace
 from typing import Callable, Mapping
@@ -28,15 +29,18 @@ from ..bots import Bot
 from ..engine import (
     Action,
     AnswerTooLateError,
+    Attack,
     ChoiceAnswer,
     Event,
     Game,
     GuessAnswer,
     IllegalActionError,
+    Pick,
+    Rebuild,
     Timeout,
 )
 from ..engine.actions import ActionParseError
-from ..engine.view import View, prompt_id, view
+from ..engine.view import Prompt, View, prompt_id, view
 from .clock import Clock, LoopClock, Timer
 
 NewGame = Callable[[int, frozenset[str]], tuple[Game, Mapping[int, Bot]]]
@@ -144,6 +148,7 @@ class Table:
         self._deadline: Deadline | None = None
         self._deadline_for = ""  # the state id the deadline belongs to
         self._plans: dict[int, Action] = {}  # bot seat -> its answer to the open question
+        self._extra_next = 0.0  # seconds extend() gave the prompt still to come
         self._listeners: list[Callable[[list[Event]], None]] = []
         self._game_no = 1
 
@@ -179,6 +184,8 @@ class Table:
         """
         with self._lock:
             v = view(self.game, seat)
+            if self.paused and v.question is not None:  # the next question is put after the pause, not before
+                v = replace(v, question=None, prompt=Prompt("wait"))
             return replace(v, state_id=self.state_id, started=self.started, paused=self.paused or self.held,
                            time_left_s=round(self.time_left(), 3))
 
@@ -215,13 +222,24 @@ class Table:
                     self._step([])
 
     def extend(self, seconds: float) -> None:
-        """Give the open prompt ``seconds`` more. Answers in the extra time
-        are recorded at the question's time limit (D3 keeps the limit)."""
+        """Give the open prompt ``seconds`` more (while a result is on screen:
+        the next prompt). Answers in the extra time are recorded at the
+        question's time limit (D3 keeps the limit).
+
+        Raises:
+            ValueError: ``seconds`` is not a finite number > 0.
+        """
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < math.inf:
+            raise ValueError(f"extend takes a finite number of seconds > 0, not {seconds!r}")
         with self._lock:
-            if self._deadline is not None and seconds > 0 and not self.stopped:
-                self._deadline.extend(seconds)
-                if not self.held and not self.paused:
-                    self._step([])
+            if self.stopped:
+                return
+            if self.paused or self._deadline is None or self._deadline_for != self.state_id:
+                self._extra_next += seconds
+                return
+            self._deadline.extend(seconds)
+            if not self.held:
+                self._step([])
 
     def recover(self) -> None:
         """Re-arrange timers and bots from the game as it stands (after an
@@ -231,8 +249,13 @@ class Table:
         with self._lock:
             if self.stopped:
                 return
+            if self.held and self._deadline is not None:
+                self._deadline.release(self.clock.now())
             self.started, self.held = True, False
-            self._step([])
+            if self.paused:
+                self._arm_reveal()
+            else:
+                self._step([])
 
     def stop(self) -> None:
         """Close the table: every timer is cancelled and nothing acts any more."""
@@ -264,13 +287,20 @@ class Table:
         """Let bots finish the game at once, a bot of ``skill`` standing in for
         every person. Returns the game."""
         with self._lock:
+            if self.stopped:
+                return self.game
             self._cancel_timers()
             self.started, self.paused, self.held = True, False, False
-            stand_ins = {s: Bot(s, skill, self.game.seed + 1 + s) for s in self.humans}
+            stand_ins = {s: Bot(s, skill, self.game.seed + 1 + s) for s in range(len(self.game.players))}
             first = len(self.game.events)
             while not self.game.is_over:
                 seat = self.game.current_players()[0]
-                self.game.apply((self.bots.get(seat) or stand_ins[seat]).act(self.game))
+                try:
+                    action = (self.bots.get(seat) or stand_ins[seat]).act(self.game)
+                    self.game.apply(action)
+                except Exception as error:  # noqa: BLE001 - a failing bot: a stand-in plays its move
+                    self.fault = f"{type(error).__name__}: {error}"
+                    self.game.apply(stand_ins[seat].act(self.game))
             self._notify(self.game.events[first:])
             return self.game
 
@@ -295,14 +325,20 @@ class Table:
             An :class:`Ack`; nothing is raised for a bad intent, and the game
             is unchanged unless the ack is accepted or late.
         """
+        if type(seat) is not int or not 0 <= seat < len(self.game.players):
+            return Ack("rejected", "not_your_seat", f"there is no seat {_short(seat)} at this table")
+        if state_id is not None and not isinstance(state_id, str):
+            return Ack("stale", "stale_state", "that moment of the game has passed")
         with self._lock:
             problem = self._refusal(seat, state_id)
             if problem is not None:
                 return problem
             try:
                 action = self.game.parse(intent) if isinstance(intent, str) else intent
-            except ActionParseError as error:
-                return Ack("rejected", "unreadable", str(error))
+            except ActionParseError:
+                return Ack("rejected", "unreadable", f"cannot read {_short(intent)} as a pick, attack, rebuild or answer")
+            if not isinstance(action, (Pick, Attack, Rebuild, GuessAnswer, ChoiceAnswer)):
+                return Ack("rejected", "not_an_intent", "only a pick, an attack, a rebuild or an answer can be sent")
             if getattr(action, "player", None) != seat:
                 return Ack("rejected", "not_your_seat", "an intent can only be sent for one's own seat")
             if seat in self.bots:
@@ -336,8 +372,8 @@ class Table:
         if deadline is None:
             return 0
         elapsed = deadline.elapsed(self.clock.now())
-        if deadline.extra_s and elapsed > deadline.limit_s:
-            elapsed = deadline.limit_s
+        if deadline.extra_s and deadline.limit_s < elapsed <= deadline.limit_s + deadline.extra_s:
+            elapsed = deadline.limit_s  # in the extra time: at the limit; after it, late as ever
         return round(elapsed * 1000)
 
     def _apply(self, action: Action, ms: int | None) -> Ack:
@@ -379,6 +415,9 @@ class Table:
         now, sid = self.clock.now(), self.state_id
         if self._deadline is None or self._deadline_for != sid:
             self._deadline, self._deadline_for, self._plans = Deadline(now, game.time_limit_s()), sid, {}
+            if self._extra_next:
+                self._deadline.extend(self._extra_next)
+                self._extra_next = 0.0
         deadline = self._deadline
         self._later(deadline.left(now), lambda: self._expire(sid))
         elapsed = deadline.elapsed(now)
@@ -414,7 +453,7 @@ class Table:
 
     def _bot_turn(self, sid: str, seat: int) -> None:
         """The bot's pick or attack; a bot that fails lets its timer choose (D3)."""
-        if sid != self.state_id or self.game.is_over:
+        if sid != self.state_id or self.game.is_over or self.paused or self.held:
             return
         try:
             action = self.bots[seat].act(self.game)
@@ -462,6 +501,12 @@ class Table:
     def _notify(self, events: list[Event]) -> None:
         for listener in list(self._listeners):
             listener(events)
+
+
+def _short(value: object, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters (a hostile intent can be huge)."""
+    text = repr(value) if not isinstance(value, str) else repr(value[: limit + 1])
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _given(action: Action) -> object:

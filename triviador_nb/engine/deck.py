@@ -50,11 +50,10 @@ class Deck(Generic[Q]):
         Returns ``reshuffled`` as :meth:`draw` does.
         """
         reshuffled = self._reshuffle_if_empty()
-        rest = self._order[self._next:]
-        if question in rest:
-            rest.remove(question)
-        self._order = self._order[:self._next] + [question] + rest
-        self._next += 1
+        drawn = [q for q in self._order[:self._next] if q != question]  # drawn again: counted once
+        rest = [q for q in self._order[self._next:] if q != question]
+        self._order = drawn + [question] + rest
+        self._next = len(drawn) + 1
         return reshuffled
 
     def _reshuffle_if_empty(self) -> bool:

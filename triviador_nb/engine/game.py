@@ -320,12 +320,15 @@ class Game:
     def score(self, seat: int) -> int:
         """D10: a seat's points = the values of the territories it owns + its
         defense bonuses + its awards (derived, never kept by hand)."""
-        p = self.players[seat]
-        return sum(s.value for s in self.territories.values() if s.owner == seat) + p.bonuses + p.awards
+        return self.scores()[seat]
 
     def scores(self) -> list[int]:
-        """Every seat's :meth:`score`, in seat order."""
-        return [self.score(p.seat) for p in self.players]
+        """Every seat's :meth:`score`, in seat order (one pass over the map)."""
+        totals = [p.bonuses + p.awards for p in self.players]
+        for state in self.territories.values():
+            if state.owner is not None:
+                totals[state.owner] += state.value
+        return totals
 
     def score_invariant_problems(self) -> list[str]:
         """D10 checked against the event log: the points each seat gained and
@@ -601,6 +604,8 @@ class Game:
             question = self._recorded_question(draw, choice)
             reshuffled = deck.take(question)
             order = list(draw.order)
+            if choice:  # the options' stream moves on as if it had drawn, so later draws match the original
+                self._option_rng.shuffle([0, 1, 2, 3])
         else:
             question, reshuffled = deck.draw()
             order = [0, 1, 2, 3] if choice else []

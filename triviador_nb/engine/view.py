@@ -257,7 +257,7 @@ def view(game, seat: int | None) -> View:
     Raises:
         ValueError: ``seat`` is not a seat of this game.
     """
-    if seat is not None and not (isinstance(seat, int) and 0 <= seat < len(game.players)):
+    if seat is not None and not (type(seat) is int and 0 <= seat < len(game.players)):
         raise ValueError(f"there is no seat {seat!r} in this game")
     rules, board = game.rules, game.board
     stage = game.stage
