@@ -28,6 +28,7 @@ import pytest
 from fixture_data import grid_board, synthetic_bank
 
 from triviador_nb.engine import CONQUIZTADOR, DOBYVATEL, DUEL, LONG_CAMPAIGN, Board, Game, RuleSet
+from triviador_nb.engine.view import view
 from triviador_nb.simulate import play_bot_game
 from triviador_nb.words import WIN_KIND_LABELS, Names, event_text
 
@@ -154,3 +155,55 @@ def test_golden_transcripts_are_byte_stable_within_a_run():
     """Writing the same game twice gives the same text (no sets, ids or clocks in it)."""
     rules, board_name, seed, _ = GAMES["conquiztador"]
     assert transcript(rules, board_name, seed)[0] == transcript(rules, board_name, seed)[0]
+
+
+# ----------------------------------------------------------------------------- each seat's view
+
+
+def view_line(game: Game, s: int) -> str:
+    """What seat ``s`` is shown and asked, as one line (OpenSpiel's
+    playthroughs keep each player's observation at every step)."""
+    v = view(game, s)
+    parts = [f"{seat(s)}: {v.prompt.kind}"]
+    if v.prompt.choices:
+        parts.append("choices=" + ",".join(v.prompt.choices))
+    if v.prompt.wings_choices:
+        parts.append("wings=" + ",".join(v.prompt.wings_choices))
+    if v.prompt.can_rebuild:
+        parts.append("rebuild")
+    if v.question is not None:
+        q = v.question
+        answered = ",".join(seat(a) for a in q.answered) or "-"
+        parts.append(f"{q.kind} {q.purpose} {q.text!r}" + (f" options={list(q.options)}" if q.options else "")
+                     + f" answered={answered}" + ("" if q.my_answer is None else f" mine={q.my_answer}"))
+    return "   " + " | ".join(parts)
+
+
+def views_transcript(name: str) -> list[str]:
+    rules, board_name, seed, _ = GAMES[name]
+    board, bank = board_named(board_name), synthetic_bank()
+    played = play_bot_game(rules, board, bank, seed)
+    game = Game(rules, board, bank, seed, names=[p.name for p in played.players])
+    lines = [f"# {rules.title} on {board_name}, seed {seed}: what each seat is shown after every action "
+             "(engine/view.py); never a correct answer or another seat's answer before the reveal",
+             "# regenerate: UPDATE_GOLDEN=1 pytest tests/test_golden_playthroughs.py", "start"]
+    lines += [view_line(game, s) for s in range(rules.players)]
+    for number, action in enumerate(played.actions, start=1):
+        game.apply(action)
+        lines.append(f"{number}. {action}")
+        lines += [view_line(game, s) for s in range(rules.players)]
+    return lines
+
+
+def test_golden_views_of_each_seat():
+    lines = views_transcript("duel")
+    path = GOLDEN / "duel.views.txt"
+    text = "\n".join(lines) + "\n"
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        path.write_text(text, encoding="utf-8")
+        return
+    expected = path.read_text(encoding="utf-8")
+    if expected != text:
+        diff = difflib.unified_diff(expected.splitlines(), lines, "golden/duel.views.txt", "this run", lineterm="", n=2)
+        pytest.fail("the seats' views differ from their golden transcript (UPDATE_GOLDEN=1 to accept):\n"
+                    + "\n".join(list(diff)[:200]), pytrace=False)

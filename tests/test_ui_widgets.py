@@ -14,12 +14,12 @@ import pytest
 from triviador_nb.engine import Attack as AttackAction
 from triviador_nb.engine import ChoiceAnswer, GuessAnswer
 from triviador_nb.maps import load_builtin_map
-from triviador_nb.ui import ManualClock, panels, play
+from triviador_nb.ui import ManualClock, play
 from triviador_nb.ui.map_view import MapView, fit_view
 from triviador_nb.ui.palette import FREE, SEAT_COLOURS
 from triviador_nb.ui.question_panel import parse_guess
 from triviador_nb.ui.traffic import WidgetTraffic
-from triviador_nb.words import WIN_KIND_LABELS
+from triviador_nb.words import WIN_KIND_LABELS, outcome_lines
 
 
 REPO = Path(__file__).resolve().parents[1]
@@ -281,7 +281,7 @@ def test_expansion_outcome_names_the_real_picks(clock, app):
     names = [app.game.players[s].name for s in dict.fromkeys(queue)]
     expected = "Closest: Your team. " + "; ".join(
         f"{n}: {queue.count(s)} pick{'s' if queue.count(s) > 1 else ''}" for n, s in zip(names, dict.fromkeys(queue)))
-    assert panels.outcome_lines(app.view) == [expected + "."]
+    assert outcome_lines(app.view) == [expected + "."]
     assert app.panel.text.value == f'<div class="tnb-qtext">{expected}.</div>'  # in the panel, where players look
     assert "Closest" not in app.reveal.value + app.message.value  # and only there (issue 9: it was shown twice)
 

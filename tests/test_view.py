@@ -22,7 +22,7 @@ from triviador_nb.engine import CONQUIZTADOR, ChoiceAnswer, Game, GuessAnswer
 from triviador_nb.engine.events import EVENT_CODES, EVENT_KINDS, Event
 from triviador_nb.engine.view import View, view
 from triviador_nb.ui import panels
-from triviador_nb.words import Names, event_text
+from triviador_nb.words import Names, event_text, outcome_lines
 
 
 def tampered(game: Game, seat: int | None) -> Game:
@@ -100,7 +100,7 @@ def test_the_reveal_renders_after_a_json_round_trip():
     v = view(game, 0)
     again = View.from_json(v.to_json())
     assert panels.reveal_html(again) == panels.reveal_html(v) != ""
-    assert panels.outcome_lines(again) == panels.outcome_lines(v)
+    assert outcome_lines(again) == outcome_lines(v)
 
 
 def test_the_state_id_stays_while_a_question_is_open_and_moves_after():

@@ -17,6 +17,7 @@ from typing import Callable, Mapping
 import ipywidgets as w
 import pandas as pd
 
+from .. import words
 from ..bots import Bot
 from ..classroom import Ack, Clock, Table
 from ..engine import ChoiceAnswer, Game, GuessAnswer, Pick, Rebuild
@@ -172,7 +173,7 @@ class GameApp:
             self.panel.clear("The game is over.")
         elif v.paused and not table.held and v.reveal is not None and v.reveal.index != self._shown_reveal:
             self._shown_reveal, self._shown = v.reveal.index, ""
-            self.panel.result(panels.outcome_lines(v) or ["See the result below."])
+            self.panel.result(words.outcome_lines(v) or ["See the result below."])
         elif not v.paused and v.state_id != self._shown:
             self._show_prompt(v)
 
@@ -181,11 +182,11 @@ class GameApp:
         kind = v.prompt.kind
         if v.question is not None:
             q = v.question
-            self.panel.ask(panels.question_title(v), q.text, q.options, kind == "answer", q.time_limit_s)
+            self.panel.ask(words.question_title(v), q.text, q.options, kind == "answer", q.time_limit_s)
             self._tick(v.state_id)
         elif kind in ("base", "pick", "claim", "attack"):
             self.wings.value = False
-            self.panel.prompt("Your turn", panels.turn_text(v), v.prompt.time_limit_s)
+            self.panel.prompt("Your turn", words.turn_text(v), v.prompt.time_limit_s)
             self._tick(v.state_id)
         else:
             name = v.players[v.acting[0]].name
