@@ -9,7 +9,9 @@ records what a person would notice:
 
 * every territory click and what came of it: ``ok`` (the game took the
   territory aimed at), ``lost`` (nothing happened), ``misdirected`` (another
-  territory was taken or refused), ``refused`` (a warning);
+  territory was taken or refused), ``refused`` (a warning), ``timed out``
+  (clicked in the timer's last second and the timer chose first: not counted
+  as a bad click);
 * every typed guess and whether it arrived;
 * the map's size after every move, and how many territories carry the dashed
   "under attack" outline;
@@ -122,7 +124,9 @@ class Report:
     seconds: float = 0.0
 
     def bad_clicks(self) -> list[dict]:
-        return [c for c in self.clicks if c["outcome"] != "ok"]
+        """Clicks that did not do what was aimed at; a click in the timer's
+        last second that the timer beat ("timed out") is not one."""
+        return [c for c in self.clicks if c["outcome"] not in ("ok", "timed out")]
 
 
 class KernelTraffic:
@@ -264,6 +268,7 @@ def _click_territory(page: Page, root, report: Report) -> bool:
             return _other_turn_control(root, report)
     aim = state["choosable"][len(report.clicks) % len(state["choosable"])]
     log_before = root.evaluate(LOG_TOP)
+    seconds_left = _seconds_left(root)
     page.mouse.click(aim["x"], aim["y"])
     outcome = "lost"
     deadline = time.monotonic() + 4
@@ -271,7 +276,12 @@ def _click_territory(page: Page, root, report: Report) -> bool:
         log = root.evaluate(LOG_TOP)
         warning = root.locator(".tnb-message .tnb-warn, .tnb-question .tnb-warn")
         if log != log_before and log.startswith(HUMAN):
-            outcome = "ok" if aim["name"] in log else "misdirected"
+            if aim["name"] in log:
+                outcome = "ok"
+            elif "ran out of time" in log and seconds_left is not None and seconds_left <= 1:
+                outcome = "timed out"  # clicked in the timer's last second (a slow machine): not a lost click
+            else:
+                outcome = "misdirected"
             break
         if warning.count():
             text = warning.first.inner_text()
@@ -280,6 +290,13 @@ def _click_territory(page: Page, root, report: Report) -> bool:
         page.wait_for_timeout(100)
     report.clicks.append({"aimed": aim["name"], "outcome": outcome, "map_top": state["top"] - state["viewTop"]})
     return True
+
+
+def _seconds_left(root) -> int | None:
+    """The seconds the question panel's countdown shows, or None."""
+    timer = root.locator(".tnb-question .tnb-timer")
+    text = timer.first.inner_text().split()[0] if timer.count() else ""
+    return int(text) if text.isdigit() else None
 
 
 def _other_turn_control(root, report: Report) -> bool:
