@@ -49,7 +49,7 @@ GAMES = {
     "duel": (DUEL, "hungary", 1098, {"wings", "capture"}),
     "conquiztador": (CONQUIZTADOR, "grid", 8, {"capture"}),
     "dobyvatel": (DOBYVATEL, "hungary15", 73, {"capture", "win kind"}),
-    "long-campaign": (LONG_CAMPAIGN, "hungary", 1368, {"rebuilt", "capture", "award", "allocation"}),
+    "long-campaign": (LONG_CAMPAIGN, "hungary", 1570, {"rebuilt", "capture", "award", "allocation"}),
 }
 
 

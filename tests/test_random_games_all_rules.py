@@ -104,6 +104,10 @@ def choosable_bases(game: Game) -> list[str]:
     return out
 
 
+# D14 (revised), long_campaign.txt: "the order of play is different for every round" - rounds 1-6
+D14_ORDERS = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [2, 1, 0], [1, 0, 2]]
+
+
 class Referee:
     """Checks a game against the rulebooks; call it before the first action and
     after every action."""
@@ -180,10 +184,10 @@ class Referee:
                 assert sorted(order) == alive
             else:  # SCORE: scores have not changed since the round began
                 assert order == sorted(alive, key=lambda s: (-game.score(s), s))
-        elif e.kind == "round":  # a claim round (D14): round k starts with seat k mod 3
+        elif e.kind == "round":  # a claim round (D14, revised): a different order in each of the 6 rounds
             k = e.data["round"] - 1
             assert isinstance(game.rules.expansion[0], ClaimExpansion) and k < game.rules.expansion[0].rounds
-            assert e.data["order"] == [(k + i) % n for i in range(n)]
+            assert e.data["order"] == D14_ORDERS[k]
         elif e.kind == "attack":
             seat = e.data["seat"]
             self.attacks[seat] += 1
@@ -197,7 +201,9 @@ class Referee:
             assert isinstance(spec, GuessExpansion)
             seq = spec.sequence(game.expansion_round - 1, len(game.board))
             free = sum(s.owner is None for s in game.territories.values())
-            assert game.pick_queue == [e.data["order"][rank] for rank in seq][:free]
+            answered = {a["seat"] for a in e.data["answers"] if a["given"] is not None}
+            # D1 (revised): picks go to answerers only; a silent player's pick is not made
+            assert game.pick_queue == [s for s in (e.data["order"][rank] for rank in seq) if s in answered][:free]
         elif e.kind == "capture":
             following = [x.kind for x in game.events[e.index + 1:e.index + 3]]
             if r.elimination_award:

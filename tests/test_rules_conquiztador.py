@@ -132,8 +132,31 @@ def test_d1_no_answer_ranks_last_in_seat_order():
     c = game.question.question.answer
     answer_all(game, guesses={0: None, 1: c + 900, 2: None})
     assert events_of(game, "answers")[-1].data["order"] == [1, 0, 2]
-    assert game.pick_queue == [1, 1, 0]
+    assert game.pick_queue == [1, 1]  # D1 (revised): silent p1 is ranked second but picks nothing
     assert rank_guesses(50, {0: GuessAnswer(0, None), 1: GuessAnswer(1, None), 2: GuessAnswer(2, None)}) == [0, 1, 2]
+
+
+def test_d1_picks_go_to_answerers_only_a_silent_second_place_picks_nothing():
+    """conquiztador.txt: "the winner of the question may choose 2 territories,
+    and the second-place *answerer* may choose 1" (D1, revised)."""
+    game = new_game()
+    c = game.question.question.answer
+    answer_all(game, guesses={0: c, 1: None, 2: None})
+    assert game.pick_queue == [0, 0]
+    for territory in ("A2", "B1"):
+        game.apply(Pick(0, territory))
+    assert game.stage == "answer" and game.question.purpose is Purpose.EXPANSION  # the next question
+    assert [e.data["seat"] for e in events_of(game, "pick")] == [0, 0]
+
+
+def test_d1_when_nobody_answers_nobody_picks_and_the_next_question_is_drawn():
+    game = new_game()
+    first = game.question
+    free = sum(s.owner is None for s in game.territories.values())
+    answer_all(game, silent={0, 1, 2})
+    assert game.pick_queue == [] and events_of(game, "pick") == []
+    assert game.question is not first and game.question.purpose is Purpose.EXPANSION
+    assert sum(s.owner is None for s in game.territories.values()) == free  # every territory stays free
 
 
 def test_d1_exact_answer_beats_a_faster_wrong_one():

@@ -46,6 +46,7 @@ from triviador_nb.engine import (
     Phase,
     Pick,
     Targets,
+    Timeout,
 )
 from triviador_nb.engine.state import Purpose
 
@@ -201,6 +202,31 @@ def test_d11_expansion_15_territories_picks_5_5_3_alternating_winner_first(board
     assert all(s.owner is not None for s in game.territories.values())
     assert game.phase is Phase.BATTLE
     assert game.score_invariant_problems() == []
+
+
+def test_d11_d1_a_silent_loser_gets_none_of_the_losers_picks():
+    """D1 (revised): the 15-territory table's first round is W L W L W (5
+    picks); when the loser did not answer, only the winner's 3 are made."""
+    game = duel_new()
+    answer_all(game, guesses={RED: game.question.question.answer, BLUE: None})
+    assert game.pick_queue == [RED, RED, RED]
+
+
+def test_d11_d3_a_timeout_with_only_magic_wings_passes_the_turn_and_says_the_time_ran_out():
+    """D3 (revised): a timeout never spends Magic Wings; the record says the
+    time ran out, not that there was nothing to attack."""
+    game = duel_game()
+    advance_to(game, RED, 3)
+    for t, state in game.territories.items():  # blue keeps only its castle A4; its land around is freed
+        if state.owner == BLUE and t != "A4":
+            state.owner, state.value = None, 0
+        elif t in ("A3", "B3", "B4", "A5"):
+            state.owner, state.value = None, 0
+    assert game.legal_targets(RED) == [] and game.wings_targets(RED) == ["A4"]
+    events = game.apply(Timeout(RED))
+    assert [(e.kind, e.code) for e in events][:1] == [("skip", "skip.timed_out")]
+    assert event_text(events[0], Names.of_game(game)) == "Rita ran out of time; the turn passes"
+    assert RED not in game.battle.wings_used  # the wings are still there
 
 
 def test_d11_expansion_has_three_guess_rounds_for_both_players():

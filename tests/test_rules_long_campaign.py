@@ -54,7 +54,10 @@ from triviador_nb.engine.state import Purpose
 
 NAMES = ["Anna", "Bela", "Cili"]
 LC_BASES = ("A1", "A4", "C1")  # seat -> base
-LC_CLAIMS = (  # per claim round, in the engine's order (round k starts with seat k mod 3)
+# D14 (revised), long_campaign.txt: "for the sake of fairness, the order of play is different for
+# every round" - rounds 1-6 of the expansion and of the battle
+SIX_ORDERS = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [2, 1, 0], [1, 0, 2]]
+LC_CLAIMS = (  # per claim round, in the engine's order (rounds 1-3 of SIX_ORDERS)
     ("A2", "A3", "C2"),  # p1 p2 p3
     ("B4", "C3", "B1"),  # p2 p3 p1
     ("C4", "B2", "B3"),  # p3 p1 p2
@@ -116,10 +119,11 @@ def test_d14_rule_set_constants_match_the_rulebook():
         (3, ("red", "blue", "green"), True, BasePlacement.CHOOSE)
     claims, allocation = r.expansion
     assert isinstance(claims, ClaimExpansion) and (claims.value, claims.rounds) == (200, 6)
+    assert [list(o) for o in claims.orders] == SIX_ORDERS
     assert isinstance(allocation, GuessExpansion) and (allocation.value, allocation.sequences) == (300, ((0,),))
     assert allocation.rounds is None  # "until all free territories have been occupied"
-    assert [(b.order, b.targets, b.magic_wings) for b in r.battle_rounds] == \
-        [(BattleOrder.ROTATING, Targets.ADJACENT, False)] * 6
+    assert [(b.order, list(b.fixed_order), b.targets, b.magic_wings) for b in r.battle_rounds] == \
+        [(BattleOrder.FIXED, order, Targets.ADJACENT, False) for order in SIX_ORDERS]
     assert (r.base_value, r.base_towers, r.capture_value, r.defense_bonus) == (1000, 3, 400, 100)
     assert (r.ruined_castle_value, r.ruin_taken_value, r.elimination_award) == (1000, 1000, 1000)
     assert r.rebuild and not r.capture_ends_game and not r.tiebreak_first_only and r.tiebreak_points == 0
@@ -259,7 +263,7 @@ def test_d14_expansion_any_free_territory_when_none_borders_yours():
     assert game.territories["C4"].owner == 0
 
 
-def test_d14_expansion_6_rounds_order_rotates_round_k_starts_with_seat_k_mod_3():
+def test_d14_expansion_6_rounds_each_in_a_different_order():
     game = lc_new()
     choose_bases(game)
     claimants = []
@@ -268,9 +272,11 @@ def test_d14_expansion_6_rounds_order_rotates_round_k_starts_with_seat_k_mod_3()
         assert game.legal_picks(seat) == adjacent_first(game, seat)
         claimants.append(claim(game, game.legal_picks(seat)[0], right=False))
     rounds = [e.data for e in events_of(game, "round") if "order" in e.data and len(e.data["order"]) == 3][:6]
-    assert [r["order"] for r in rounds] == [[0, 1, 2], [1, 2, 0], [2, 0, 1]] * 2
+    assert [r["order"] for r in rounds] == SIX_ORDERS  # round 4 is no longer round 1 again
     assert [r["round"] for r in rounds] == [1, 2, 3, 4, 5, 6]
-    assert claimants == [0, 1, 2, 1, 2, 0, 2, 0, 1] * 2  # 6 rounds x 3 claims
+    assert claimants == [0, 1, 2, 1, 2, 0, 2, 0, 1, 0, 2, 1, 2, 1, 0, 1, 0, 2]  # 6 rounds x 3 claims
+    for seat in range(3):  # each seat claims first, second and third exactly twice
+        assert sorted(order.index(seat) for order in SIX_ORDERS) == [0, 0, 1, 1, 2, 2]
     # then the allocation of the 9 territories still free
     assert game.phase_name == "allocation" and game.question.purpose is Purpose.EXPANSION
     assert game.question.players == (0, 1, 2)
@@ -328,15 +334,14 @@ def test_d14_allocation_adjacent_first_any_free_when_none_borders_yours():
 # ----------------------------------------------------------------------------- battle (D14)
 
 
-def test_d14_battle_6_rounds_rotating_order():
+def test_d14_battle_6_rounds_in_the_same_six_orders():
     game = lc_game()
     turns = []
     while game.stage == "attack":
         turns.append((game.battle_round, game.attacker))
         quiet_turn(game)
-    assert turns == [(r + 1, (r + i) % 3) for r in range(6) for i in range(3)]
-    assert [e.data["order"] for e in events_of(game, "round") if "targets" in e.data] == \
-        [[0, 1, 2], [1, 2, 0], [2, 0, 1]] * 2
+    assert turns == [(r + 1, seat) for r in range(6) for seat in SIX_ORDERS[r]]
+    assert [e.data["order"] for e in events_of(game, "round") if "targets" in e.data] == SIX_ORDERS
 
 
 @pytest.mark.parametrize("battle_round", [1, 6])

@@ -143,6 +143,7 @@ _TEXT: dict[str, Callable[[Mapping, Names], str]] = {
     "rebuild.done": lambda d, n: f"{n.seat(d['seat'])} rebuilds the castle: {d['towers']} towers stand again",
     "rebuild.failed": lambda d, n: f"{n.seat(d['seat'])} answered wrong: the castle stays as it was",
     "skip.nothing_to_attack": lambda d, n: f"{n.seat(d['seat'])} has nothing to attack and skips the turn",
+    "skip.timed_out": lambda d, n: f"{n.seat(d['seat'])} ran out of time; the turn passes",
     "timeout.random_choice": lambda d, n: (f"{n.seat(d['seat'])} ran out of time; chosen at random: "
                                            f"{n.place(d['territory'])}"),
     "warning.deck_reshuffled": lambda d, n: (f"every {d['kind']} question has been asked; "
@@ -271,7 +272,10 @@ def outcome_lines(view) -> list[str]:
         picks = [e.data["seat"] for e in view.outcome if e.kind == "pick"] + list(view.pick_queue)
         counts = {seat: picks.count(seat) for seat in dict.fromkeys(picks)}
         parts = [f"{view.players[seat].name}: {n} pick{'s' if n > 1 else ''}" for seat, n in counts.items()]
-        closest = view.players[reveal.data["order"][0]].name
+        answered = {a["seat"] for a in reveal.data["answers"] if a["given"] is not None}
+        if not answered:
+            return ["Nobody answered: no picks."]
+        closest = view.players[next(s for s in reveal.data["order"] if s in answered)].name
         return [f"Closest: {closest}. " + ("; ".join(parts) if parts else "No picks") + "."]
     if reveal.data["purpose"] == "tiebreak":
         order = reveal.data["order"]

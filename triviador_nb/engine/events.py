@@ -31,7 +31,7 @@ EVENT_CODES: dict[str, tuple[str, ...]] = {
     "capture": ("capture.base",),
     "award": ("award.elimination", "award.tiebreak"),
     "rebuild": ("rebuild.tried", "rebuild.done", "rebuild.failed"),
-    "skip": ("skip.nothing_to_attack",),
+    "skip": ("skip.nothing_to_attack", "skip.timed_out"),
     "timeout": ("timeout.random_choice",),
     "warning": ("warning.deck_reshuffled",),
     "ranking": ("ranking.final",),

@@ -10,7 +10,7 @@ lets each player claim a territory by a multiple-choice question (D14).
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Collection, Mapping, Sequence
 
 from .board import Board
 from .state import TerritoryState
@@ -48,7 +48,8 @@ def pick_problem(board: Board, territories: Mapping[str, TerritoryState], seat: 
     return None
 
 
-def pick_queue(ranking: Sequence[int], sequence: Sequence[int], free: int) -> list[int]:
+def pick_queue(ranking: Sequence[int], sequence: Sequence[int], free: int,
+               answered: Collection[int] | None = None) -> list[int]:
     """Seats in picking order after a guess question.
 
     Args:
@@ -56,10 +57,20 @@ def pick_queue(ranking: Sequence[int], sequence: Sequence[int], free: int) -> li
         sequence: the pick sequence as ranks (0 = the winner), e.g. ConQUIZtador's
             ``(0, 0, 1)`` or Duel's ``(0, 1, 0, 1, 0, 1, 0)``.
         free: free territories; picks stop when none is free.
+        answered: the seats that answered (None: all). D1: "the second-place
+            *answerer* may choose 1" - a pick falling to a seat that did not
+            answer is not made, and the territory stays free.
 
     >>> pick_queue([2, 0, 1], (0, 0, 1), free=5)
     [2, 2, 0]
     >>> pick_queue([1, 0], (0, 1, 0, 1, 0), free=3)
     [1, 0, 1]
+    >>> pick_queue([2, 0, 1], (0, 0, 1), free=5, answered={2})
+    [2, 2]
+    >>> pick_queue([0, 1, 2], (0, 0, 1), free=5, answered=set())
+    []
     """
-    return [ranking[rank] for rank in sequence][:free]
+    picks = [ranking[rank] for rank in sequence]
+    if answered is not None:
+        picks = [seat for seat in picks if seat in answered]
+    return picks[:free]

@@ -400,8 +400,8 @@ class Game:
             self._start_rebuild(action.player)
         elif isinstance(action, Timeout):
             options = [a for a in self.legal_actions() if isinstance(a, (Pick, Attack)) and not getattr(a, "wings", False)]
-            if not options:
-                self._skip_turn(action.player)  # only a rebuild or Magic Wings were possible: the turn passes
+            if not options:  # D3: only a rebuild or Magic Wings were possible: the turn passes
+                self._skip_turn(action.player, "skip.timed_out")
                 return
             chosen = self._rng.choice(options)
             self._log("timeout", "timeout.random_choice", seat=action.player, territory=chosen.territory)
@@ -514,7 +514,10 @@ class Game:
             self._ask(Purpose.EXPANSION, tuple(p.seat for p in self.players if p.in_game))
         else:
             n = len(self.players)
-            self.pick_queue = [(self.expansion_round + i) % n for i in range(n)]  # D14: round k starts with seat k
+            if spec.orders:  # D14: a different order in every round
+                self.pick_queue = list(spec.orders[self.expansion_round % len(spec.orders)])
+            else:  # round k starts with seat k
+                self.pick_queue = [(self.expansion_round + i) % n for i in range(n)]
             self.expansion_round += 1
             self._log("round", "round.claim", phase=spec.name, round=self.expansion_round, rounds=spec.rounds,
                       order=list(self.pick_queue))
@@ -589,8 +592,8 @@ class Game:
         self._log("rebuild", "rebuild.tried", seat=seat)
         self._ask(Purpose.REBUILD, (seat,))
 
-    def _skip_turn(self, seat: int) -> None:
-        self._log("skip", "skip.nothing_to_attack", seat=seat)
+    def _skip_turn(self, seat: int, code: str = "skip.nothing_to_attack") -> None:
+        self._log("skip", code, seat=seat)
         self.battle.turn += 1
         self._advance()
 
@@ -646,7 +649,7 @@ class Game:
             if asked.purpose is Purpose.BATTLE_GUESS:
                 self._after_battle_guess(order, {s for s, a in asked.answers.items() if a.value is not None})
             elif asked.purpose is Purpose.EXPANSION:
-                self._after_expansion_guess(order)
+                self._after_expansion_guess(order, {s for s, a in asked.answers.items() if a.value is not None})
             else:
                 self._after_tiebreak(order)
             return
@@ -675,11 +678,13 @@ class Game:
                   purpose=asked.purpose.value, options=list(asked.options), correct_option=asked.correct_option,
                   correct=q.answer, order=list(order), answers=answers)
 
-    def _after_expansion_guess(self, order: list[int]) -> None:
-        """Picks by the phase's pick sequence (D11, D12, D14); they stop when none is free."""
+    def _after_expansion_guess(self, order: list[int], answered: set[int]) -> None:
+        """Picks by the phase's pick sequence (D11, D12, D14), to answerers only
+        (D1): a pick falling to a silent player is not made. They stop when
+        none is free."""
         free = len(expansion.free_territories(self.board, self.territories))
         sequence = self.expansion_phase.sequence(self.expansion_round - 1, len(self.board))
-        self.pick_queue = expansion.pick_queue(order, sequence, free)
+        self.pick_queue = expansion.pick_queue(order, sequence, free, answered)
 
     def _after_claim(self, right: bool) -> None:
         """D14: right = the claimed territory is occupied; wrong = it stays free."""

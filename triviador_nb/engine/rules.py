@@ -110,11 +110,15 @@ class ClaimExpansion:
         name: the phase's name on screen.
         value: points per territory claimed.
         rounds: number of rounds (the phase also ends when none is free).
+        orders: the claiming order of each round (round k uses
+            ``orders[k % len(orders)]``); empty: round k starts with seat k
+            and goes round the table.
     """
 
     name: str
     value: int
     rounds: int
+    orders: tuple[tuple[int, ...], ...] = ()
 
 
 ExpansionPhase = GuessExpansion | ClaimExpansion
@@ -210,6 +214,9 @@ class RuleSet:
                     problems.append(f"{phase.name}: every pick sequence needs at least one pick")
                 if any(r < 0 or r >= self.players for table in tables for seq in table for r in seq):
                     problems.append(f"{phase.name}: pick sequences name ranks 0..{self.players - 1}")
+            if isinstance(phase, ClaimExpansion) and any(sorted(o) != list(range(self.players))
+                                                         for o in phase.orders):
+                problems.append(f"{phase.name}: each claiming order names every seat 0..{self.players - 1} once")
         if not self.battle_rounds:
             problems.append("needs at least one battle round")
         for i, spec in enumerate(self.battle_rounds, start=1):
@@ -306,6 +313,11 @@ DOBYVATEL = replace(
 )
 """Dobyvatel (dobyvatel_cs.txt, D13)."""
 
+SIX_ORDERS: tuple[tuple[int, ...], ...] = ((0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 2, 1), (2, 1, 0), (1, 0, 2))
+"""D14 (revised): long_campaign.txt, "for the sake of fairness, the order of play is
+different for every round" - the six orders of three seats, one per round of the
+expansion and of the battle; each seat is first, second and third exactly twice."""
+
 LONG_CAMPAIGN = RuleSet(
     name="long-campaign",
     title="Long Campaign",
@@ -317,10 +329,10 @@ LONG_CAMPAIGN = RuleSet(
     base_value=1000,
     base_towers=3,
     expansion=(
-        ClaimExpansion("expansion", value=200, rounds=6),
+        ClaimExpansion("expansion", value=200, rounds=6, orders=SIX_ORDERS),
         GuessExpansion("allocation", value=300, sequences=((0,),)),
     ),
-    battle_rounds=tuple(BattleRound(BattleOrder.ROTATING, Targets.ADJACENT) for _ in range(6)),
+    battle_rounds=tuple(BattleRound(BattleOrder.FIXED, Targets.ADJACENT, fixed_order=order) for order in SIX_ORDERS),
     capture_value=400,
     defense_bonus=100,
     ruined_castle_value=1000,
