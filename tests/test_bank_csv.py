@@ -108,7 +108,7 @@ def test_every_problem_of_a_file_is_reported_at_once_sorted_by_row_then_column(t
 
     assert [(p.row, p.column, p.severity, p.message) for p in problems] == [
         (1, "notes", "warning", "unknown column 'notes' is ignored (known columns: type, question, answer, "
-         "wrong_1, wrong_2, wrong_3, category, difficulty, source, id)"),
+         "wrong_1, wrong_2, wrong_3, category, difficulty, source, fact, id)"),
         (2, "type", "error", "unknown type 'gues' (expected 'guess' or 'choice')"),
         (3, "id", "error", "duplicate id 'a1': rows 2 and 3"),
         (3, "type", "error", "type is empty (expected 'guess' or 'choice')"),
@@ -171,7 +171,7 @@ def test_missing_required_columns_are_reported_on_row_1(tmp_path: Path) -> None:
 
     assert [(p.row, p.column, p.message) for p in check_bank_file(path)] == [
         (1, "text", "unknown column 'text' is ignored (known columns: type, question, answer, wrong_1, wrong_2, "
-         "wrong_3, category, difficulty, source, id)"),
+         "wrong_3, category, difficulty, source, fact, id)"),
         (1, "question", "missing required column 'question'"),
         (1, "answer", "missing required column 'answer'"),
         (1, "wrong_1", "missing column 'wrong_1' (required because the file has choice questions)"),
@@ -323,7 +323,7 @@ def test_cli_check_errors_in_several_files(tmp_path: Path, capsys: pytest.Captur
     assert main(["bank", "check", str(good), str(bad)]) == 1
     assert capsys.readouterr().out.splitlines() == [
         f"{bad}:1:hint: warning: unknown column 'hint' is ignored (known columns: type, question, answer, "
-        "wrong_1, wrong_2, wrong_3, category, difficulty, source, id)",
+        "wrong_1, wrong_2, wrong_3, category, difficulty, source, fact, id)",
         f"{bad}:2:id: duplicate id 'g1': {good} row 2 and {bad} row 2",
         f"{bad}:2:answer: guess answer '1.5' is not a whole number >= 0 (write digits only, e.g. 1000)",
         "2 files: 2 errors, 1 warning",

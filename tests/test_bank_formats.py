@@ -364,12 +364,17 @@ Mount Everest is {=8849 ~8848 ~8850 ~8000} metres high.
 """
 
 
+GIVEAWAY = ("names 'budapest', the answer of line 4: a game never asks bo"
+            "th (a give-away; give both the same fact key if they belong together on purpose, or reword one)")
+
+
 def test_gift_file_named_txt(tmp_path: Path) -> None:
     path = tmp_path / "moodle.txt"
     path.write_text(GIFT, encoding="utf-8")
 
     assert detect_format(path) == "gift"
     assert located(check_bank_file(path)) == [
+        (12, "question", "warning", GIVEAWAY),  # "In which year was Budapest created?" names line 4's answer
         (14, "-", "warning", "the tolerance :5 is ignored; the closest guess wins"),
         (18, "-", "error", "numeric answer '3.14' is not a whole number >= 0; a guess question needs one"),
         (20, "-", "error", "a true/false question cannot be played (a choice question needs 4 options)"),
@@ -397,7 +402,8 @@ def test_gift_questions_loaded(tmp_path: Path) -> None:
         GuessQuestion("moodle:12", "In which year was Budapest created?", 1873, **geo),
         GuessQuestion("moodle:14", "Height of Kékes in metres?", 1014, **geo),
     )
-    assert bank.warnings == (f"{path}:14:-: warning: the tolerance :5 is ignored; the closest guess wins",)
+    assert bank.warnings == (f"{path}:12:question: warning: {GIVEAWAY}",
+                             f"{path}:14:-: warning: the tolerance :5 is ignored; the closest guess wins")
 
 
 AIKEN = """What is the capital of Czechia?

@@ -11,6 +11,9 @@ One question per row; columns are found by header name, in any order:
 * ``wrong_1``, ``wrong_2``, ``wrong_3`` - choice: the three wrong options.
   Required as columns only when the file has a choice row.
 * ``category``, ``difficulty``, ``source`` - optional metadata.
+* ``fact`` - optional: questions with the same key (in any file of the bank)
+  are never both asked in one game (the same fact in another language, or a
+  question that gives another away; :mod:`triviador_nb.engine.related`).
 * ``id`` - optional; an empty id becomes ``<file stem>:<row>`` (``<file>:<row>``
   when an earlier file of the bank has the same stem).
 
@@ -50,7 +53,7 @@ from triviador_nb.resources import data_dir
 REQUIRED_COLUMNS = ("type", "question", "answer")
 WRONG_COLUMNS = ("wrong_1", "wrong_2", "wrong_3")
 OPTION_COLUMNS = ("answer", *WRONG_COLUMNS)
-METADATA_COLUMNS = ("category", "difficulty", "source")
+METADATA_COLUMNS = ("category", "difficulty", "source", "fact")
 KNOWN_COLUMNS = (*REQUIRED_COLUMNS, *WRONG_COLUMNS, *METADATA_COLUMNS, "id")
 KINDS = ("guess", "choice")
 MAX_QUESTION_CHARS = 200
@@ -262,7 +265,9 @@ def _check_sheets(paths: list[Path], build_questions: bool = False) -> _Checked:
         found = [problem for sheet in sheets for problem in sheet.problems]
         clean = not any(problem.is_error for problem in found)
         questions = _questions(sheets) if build_questions and clean else ((), ())
-        problems = _merged(sheets, found, searching.result())  # the search adds warnings only
+        relabels = {sheet.file: sheet.relabel for sheet in sheets if sheet.relabel is not None}
+        extra = [relabels[p.file](p) if p.file in relabels else p for p in searching.result()]
+        problems = _merged(sheets, found, extra)  # the search adds warnings only
     if clean:
         problems += _missing_kind_problems(sheets)
     return _Checked(sheets, problems, questions)

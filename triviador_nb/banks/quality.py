@@ -61,6 +61,7 @@ from rapidfuzz.utils import default_process
 
 from triviador_nb.banks.problems import BankProblem
 from triviador_nb.banks.reading import WHITESPACE_UTF8
+from triviador_nb.engine.related import fact_keys, giveaway_pairs
 
 NEAR_DUPLICATE_SCORE = 90
 """Minimum ``token_set_ratio`` (0-100) of two normalised questions to be near-duplicates."""
@@ -87,6 +88,7 @@ class BankTexts(NamedTuple):
     kinds: list[str]
     texts: list[str]
     answers: list[str]
+    facts: list[str] = []
 
 
 def bank_texts(sheets: Sequence[tuple[str, pd.DataFrame]]) -> BankTexts:
@@ -97,7 +99,7 @@ def bank_texts(sheets: Sequence[tuple[str, pd.DataFrame]]) -> BankTexts:
             (stripped) columns ``kind`` (the type lower-cased), ``question``
             and ``answer``, indexed by spreadsheet row number.
     """
-    columns = BankTexts([], [], [], [], [])
+    columns = BankTexts([], [], [], [], [], [])
     for file, frame in sheets:
         if frame.empty:
             continue
@@ -106,6 +108,7 @@ def bank_texts(sheets: Sequence[tuple[str, pd.DataFrame]]) -> BankTexts:
         columns.kinds.extend(frame["kind"].tolist())
         columns.texts.extend(frame["question"].tolist())
         columns.answers.extend(frame["answer"].tolist())
+        columns.facts.extend(frame["fact"].tolist() if "fact" in frame else [""] * len(frame))
     return columns
 
 
@@ -122,8 +125,9 @@ def quality_problems(bank: BankTexts, current_year: int | None = None) -> list[B
     Returns:
         Warnings, in the order of ``bank`` (file, then row).
     """
-    files, rows, kinds, texts, answers = bank
+    files, rows, kinds, texts, answers, facts = bank
     problems = near_duplicate_problems(files, rows, texts)
+    problems += giveaway_problems(files, rows, kinds, texts, answers, facts or [""] * len(texts))
     problems += _guess_answer_problems(files, rows, kinds, texts, answers, current_year)
     order = {file: place for place, file in enumerate(dict.fromkeys(files))}
     return sorted(problems, key=lambda problem: (order[problem.file], problem.row))
@@ -455,6 +459,26 @@ def near_duplicate_problems(files: Sequence[str], rows: Sequence[int], texts: Se
                 "warning",
             )
         )
+    return problems
+
+
+# ------------------------------------------------------------ give-aways
+
+
+def giveaway_problems(files: Sequence[str], rows: Sequence[int], kinds: Sequence[str], texts: Sequence[str],
+                      answers: Sequence[str], facts: Sequence[str]) -> list[BankProblem]:
+    """One warning per question whose text names another question's answer
+    (:func:`triviador_nb.engine.related.giveaway_pairs`), at the naming row;
+    none for a pair an author gave the same ``fact`` key (intended)."""
+    problems = []
+    for naming, named, clue in giveaway_pairs(kinds, texts, [str(a) for a in answers]):
+        if fact_keys(facts[naming]) & fact_keys(facts[named]):
+            continue
+        where = f"row {rows[named]}" if files[naming] == files[named] else f"{files[named]} row {rows[named]}"
+        problems.append(BankProblem(
+            files[naming], rows[naming], "question",
+            f"names {clue!r}, the answer of {where}: a game never asks both (a give-away; give both the "
+            "same fact key if they belong together on purpose, or reword one)", "warning"))
     return problems
 
 

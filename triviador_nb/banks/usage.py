@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass
 
 from triviador_nb.engine import Board, QuestionBank, RuleSet
 from triviador_nb.engine.questions import difficulty_order
+from triviador_nb.engine.related import fact_keys, giveaway_pairs
 
 KINDS = ("guess", "choice")
 
@@ -24,15 +25,22 @@ class BankStats:
     guess_min: int | None
     guess_median: float | None
     guess_max: int | None
+    giveaway_pairs: int = 0  # questions naming another's answer (engine/related.py), keyed or not
+    giveaway_pairs_unkeyed: int = 0  # of those, the pairs sharing no fact key (bank check warns of them)
+    fact_groups: int = 0  # fact keys shared by 2+ questions: never asked together in one game
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
 
 
 def bank_stats(bank: QuestionBank) -> BankStats:
-    """Counts by type, category and difficulty (empty as ``"(none)"``), guess answer min/median/max."""
+    """Counts by type, category and difficulty (empty as ``"(none)"``), guess answer min/median/max,
+    give-away pairs (all, and those no fact key covers) and shared fact keys."""
     questions = [*bank.guess, *bank.choice]
     answers = sorted(q.answer for q in bank.guess)
+    pairs = giveaway_pairs([q.kind for q in questions], [q.text for q in questions], [str(q.answer) for q in questions])
+    unkeyed = sum(1 for i, j, _ in pairs if not fact_keys(questions[i].fact) & fact_keys(questions[j].fact))
+    keys = Counter(key for q in questions for key in fact_keys(q.fact))
     return BankStats(
         questions=len(questions),
         by_type={"guess": len(bank.guess), "choice": len(bank.choice)},
@@ -42,6 +50,9 @@ def bank_stats(bank: QuestionBank) -> BankStats:
         guess_min=answers[0] if answers else None,
         guess_median=statistics.median(answers) if answers else None,
         guess_max=answers[-1] if answers else None,
+        giveaway_pairs=len(pairs),
+        giveaway_pairs_unkeyed=unkeyed,
+        fact_groups=sum(1 for n in keys.values() if n > 1),
     )
 
 

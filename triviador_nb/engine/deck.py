@@ -4,7 +4,7 @@ burned ones not at all until the deck runs out."""
 from __future__ import annotations
 
 import random
-from typing import Collection, Generic, Sequence, TypeVar
+from typing import Callable, Collection, Generic, Sequence, TypeVar
 
 Q = TypeVar("Q")
 
@@ -68,10 +68,21 @@ class Deck(Generic[Q]):
         self._rng.shuffle(order)
         return order
 
-    def draw(self) -> tuple[Q, bool]:
+    def draw(self, avoid: Callable[[Q], bool] | None = None) -> tuple[Q, bool]:
         """Return ``(question, reshuffled)``; ``reshuffled`` is True when the
-        deck had run out and was shuffled again before this draw."""
+        deck had run out and was shuffled again before this draw.
+
+        ``avoid(question)`` True passes a question over for now: the next one
+        that is not avoided is drawn (it stays in the pass, after). When every
+        question left in the pass is avoided, the next one is drawn anyway.
+        """
         reshuffled = self._reshuffle_if_empty()
+        if avoid is not None:
+            for k in range(self._next, len(self._order)):
+                if not avoid(self._order[k]):
+                    if k != self._next:
+                        self._order.insert(self._next, self._order.pop(k))
+                    break
         question = self._order[self._next]
         self._next += 1
         return question, reshuffled

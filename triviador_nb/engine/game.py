@@ -108,6 +108,7 @@ class Game:
         self.asked_before = frozenset(asked_before)
         self.burned = frozenset(burned)
         self._outcomes = list(outcomes)
+        self._avoid: set[str] = set()  # ids related to a question asked (give-aways, shared facts)
         self._option_rng = random.Random(f"options:{seed}")
         question_rng = random.Random(f"questions:{seed}")
         self._guess_deck = Deck(bank.guess, question_rng, {q for q in bank.guess if q.id in self.asked_before},
@@ -609,10 +610,11 @@ class Game:
             order = list(draw.order)
             if choice:  # the options' stream moves on as if it had drawn, so later draws match the original
                 self._option_rng.shuffle([0, 1, 2, 3])
-        else:
-            question, reshuffled = deck.draw()
+        else:  # README "Questions that belong together": not one a question asked already gives away
+            question, reshuffled = deck.draw(lambda q: q.id in self._avoid)
             order = [0, 1, 2, 3] if choice else []
             self._option_rng.shuffle(order)
+        self._avoid |= self.bank.related.get(question.id, frozenset())
         self.record.append(Draw(question.id, tuple(order)))
         if choice:
             options = tuple(question.options[i] for i in order)

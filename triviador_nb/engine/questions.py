@@ -9,8 +9,11 @@ objects from CSV and report problems there. Two kinds exist:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Iterable
+
+from .related import related_ids
 
 
 @dataclass(frozen=True, init=False)
@@ -22,6 +25,8 @@ class GuessQuestion:
         text: the question as shown to players.
         answer: the correct whole number, ``>= 0``.
         category, difficulty, source: optional metadata ("" when absent).
+        fact: a key shared by questions a game must not both ask (the same
+            fact in two banks or languages; see :mod:`.related`), or "".
     """
 
     id: str
@@ -30,16 +35,17 @@ class GuessQuestion:
     category: str = ""
     difficulty: str = ""
     source: str = ""
+    fact: str = ""
 
     kind = "guess"
 
     def __init__(self, id: str, text: str, answer: int, category: str = "", difficulty: str = "",
-                 source: str = "") -> None:
+                 source: str = "", fact: str = "") -> None:
         # Stores into the instance dict directly: twice as fast as the generated frozen __init__ (one
         # object.__setattr__ per field) when a bank of 100,000 questions loads (benchmarks/bank_load.py).
         fields = self.__dict__
         fields["id"], fields["text"], fields["answer"] = id, text, answer
-        fields["category"], fields["difficulty"], fields["source"] = category, difficulty, source
+        fields["category"], fields["difficulty"], fields["source"], fields["fact"] = category, difficulty, source, fact
 
 
 @dataclass(frozen=True, init=False)
@@ -52,6 +58,7 @@ class ChoiceQuestion:
         answer: the correct option's text.
         wrong: the three wrong options' texts, all distinct from each
             other and from ``answer``.
+        category, difficulty, source, fact: as for :class:`GuessQuestion`.
     """
 
     id: str
@@ -61,14 +68,15 @@ class ChoiceQuestion:
     category: str = ""
     difficulty: str = ""
     source: str = ""
+    fact: str = ""
 
     kind = "choice"
 
     def __init__(self, id: str, text: str, answer: str, wrong: tuple[str, str, str], category: str = "",
-                 difficulty: str = "", source: str = "") -> None:
+                 difficulty: str = "", source: str = "", fact: str = "") -> None:
         fields = self.__dict__  # as in GuessQuestion
         fields["id"], fields["text"], fields["answer"], fields["wrong"] = id, text, answer, wrong
-        fields["category"], fields["difficulty"], fields["source"] = category, difficulty, source
+        fields["category"], fields["difficulty"], fields["source"], fields["fact"] = category, difficulty, source, fact
 
     @property
     def options(self) -> tuple[str, str, str, str]:
@@ -107,6 +115,14 @@ class QuestionBank:
             raise ValueError(f"question bank {self.name!r} has no guess questions")
         if not self.choice:
             raise ValueError(f"question bank {self.name!r} has no multiple-choice questions")
+
+    @functools.cached_property
+    def related(self) -> dict[str, frozenset[str]]:
+        """Question id -> ids a game must not ask once it was asked: give-aways
+        and shared ``fact`` keys (:mod:`.related`); computed once per bank."""
+        questions = (*self.guess, *self.choice)
+        return related_ids([q.id for q in questions], [q.kind for q in questions], [q.text for q in questions],
+                           [str(q.answer) for q in questions], [q.fact for q in questions])
 
     def categories(self) -> list[str]:
         """The categories in the bank, sorted ("" for questions without one)."""

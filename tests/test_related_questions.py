@@ -1,0 +1,156 @@
+"""Questions that belong together (issue 15): give-aways and shared facts.
+
+A question whose text names another's answer gives it away; two questions
+with one ``fact`` key ask the same fact (in two languages, say). ``bank
+check`` warns of give-aways no key covers, ``bank stats`` counts them, and a
+game asks at most one question of each pair or key (D4, one step on).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from triviador_nb.banks import load_bank, load_builtin_bank
+from triviador_nb.banks.usage import bank_stats
+from triviador_nb.bots import Bot
+from triviador_nb.cli import main
+from triviador_nb.engine import CONQUIZTADOR, LONG_CAMPAIGN, ChoiceQuestion, Game, GuessQuestion, QuestionBank
+from triviador_nb.engine.deck import Deck
+from triviador_nb.engine.related import fact_keys, giveaway_pairs, normalise
+from triviador_nb.maps import load_builtin_map
+
+HEADER = "id,type,question,answer,wrong_1,wrong_2,wrong_3,fact\n"
+
+
+def pairs(*questions: tuple[str, str, str]) -> list[tuple[int, int, str]]:
+    kinds, texts, answers = zip(*questions)
+    return giveaway_pairs(kinds, texts, answers)
+
+
+def test_a_choice_answer_named_in_another_text_is_a_giveaway_whatever_the_case_and_accents():
+    found = pairs(("choice", "Which is the highest point of Hungary?", "Kékes"),
+                  ("guess", "How high above sea level is KEKES, in metres?", "1014"))
+    assert found == [(1, 0, "kekes")]
+    assert normalise("Bács-Kiskun!") == "bacs kiskun"
+
+
+def test_a_guess_answer_of_three_or_more_digits_named_in_another_text_is_a_giveaway():
+    found = pairs(("guess", "In what year was the Battle of Mohács?", "1526"),
+                  ("choice", "Which king fell at Mohács in 1526?", "Louis II"))
+    assert found == [(1, 0, "1526")]
+
+
+def test_a_many_word_answer_is_found_as_a_whole_phrase_only():
+    found = pairs(("choice", "Who wrote Good Soldier Švejk?", "Jaroslav Hašek"),
+                  ("guess", "In what year was Jaroslav Hašek born?", "1883"),
+                  ("guess", "How many novels did Jaroslav Seifert write, Hašek aside?", "0"))
+    assert found == [(1, 0, "jaroslav hasek")]
+
+
+@pytest.mark.parametrize("named, text", [
+    ("Water", "Which gas makes up most of water vapour?"),  # a common word
+    ("12", "How many of the 12 months have 31 days?"),  # a number of 1-2 digits
+    ("Ice", "Which country has the most ice hockey titles?"),  # shorter than 4 letters
+    ("Rome", "Who wrote Romeo and Juliet?"),  # not a whole word
+])
+def test_common_words_short_numbers_and_parts_of_words_are_not_giveaways(named, text):
+    kind = "guess" if named.isdigit() else "choice"
+    assert pairs((kind, "The question asked first?", named), ("choice", text, "Something else")) == []
+
+
+def test_an_answer_named_in_more_than_three_texts_is_a_common_word_of_that_bank():
+    texts = [("choice", f"Question {i} about Danube shipping?", f"Answer{i}") for i in range(4)]
+    assert pairs(("choice", "Which river flows through Budapest?", "Danube"), *texts) == []
+    assert len(pairs(("choice", "Which river flows through Budapest?", "Danube"), *texts[:3])) == 3
+
+
+def test_bank_check_warns_at_the_naming_row_and_a_shared_fact_key_marks_it_intended(tmp_path, capsys):
+    path = tmp_path / "alps.csv"
+    path.write_text(HEADER
+                    + "q1,choice,What is the highest mountain in Austria?,Grossglockner,Zugspitze,Wildspitze,Dachstein,\n"
+                    + 'q2,guess,"How high is the Grossglockner, in metres?",3798,,,,\n', encoding="utf-8")
+    assert main(["bank", "check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert (f"{path}:3:question: warning: names 'grossglockner', the answer of row 2: a game never asks both "
+            "(a give-away; give both the same fact key if they belong together on purpose, or reword one)") in out
+    path.write_text(path.read_text(encoding="utf-8").replace("Dachstein,\n", "Dachstein,alps\n")
+                    .replace("3798,,,,\n", "3798,,,,alps\n"), encoding="utf-8")
+    assert main(["bank", "check", str(path)]) == 0
+    assert "give-away" not in capsys.readouterr().out
+    stats = bank_stats(load_bank(path))
+    assert (stats.giveaway_pairs, stats.giveaway_pairs_unkeyed, stats.fact_groups) == (1, 0, 1)
+
+
+def test_several_fact_keys_in_one_cell():
+    assert fact_keys(" alps ; names-danube;") == {"alps", "names-danube"}
+    assert fact_keys("") == frozenset()
+
+
+def test_the_shipped_banks_have_no_unkeyed_giveaways_alone_or_mixed():
+    names = ["general_knowledge_en", "geography_en", "hungarian_hu", "czech_cs"]
+    for bank in [*map(load_builtin_bank, names), load_builtin_bank_mix(names)]:
+        assert not [w for w in bank.warnings if "give-away" in w], bank.name
+        assert bank_stats(bank).giveaway_pairs_unkeyed == 0
+
+
+def load_builtin_bank_mix(names: list[str]) -> QuestionBank:
+    from triviador_nb.banks import builtin_bank_path
+
+    return load_bank([builtin_bank_path(name) for name in names])
+
+
+def test_the_same_fact_in_english_and_czech_is_one_question():
+    bank = load_builtin_bank_mix(["general_knowledge_en", "czech_cs"])
+    assert "cs-g-007" in bank.related["gk-g-005"]  # the Velvet Revolution, 1989, in both languages
+    assert "gk-g-005" in bank.related["cs-g-007"]
+
+
+def test_a_game_never_asks_two_questions_that_belong_together():
+    """Seeded games over every shipped bank mixed: no give-away pair and no
+    shared fact within one game (before a deck runs out, D4)."""
+    bank = load_builtin_bank_mix(["general_knowledge_en", "geography_en", "hungarian_hu", "czech_cs"])
+    board = load_builtin_map("hungary").board
+    checked = 0
+    for rules in (CONQUIZTADOR, LONG_CAMPAIGN):
+        for seed in range(12):
+            game = Game(rules, board, bank, seed)
+            bots = {p.seat: Bot(p.seat, "medium", seed) for p in game.players}
+            while not game.is_over:
+                game.apply(bots[game.current_players()[0]].act(game))
+            asked = [e.data["question"] for e in game.events if e.kind == "question"]
+            assert not any(e.kind == "warning" for e in game.events)  # no deck ran out
+            for k, qid in enumerate(asked):
+                assert not bank.related.get(qid, frozenset()) & set(asked[:k]), (rules.name, seed, qid)
+            checked += len(asked)
+    assert checked > 500
+
+
+def test_a_deck_passes_over_avoided_questions_and_draws_them_when_nothing_else_is_left():
+    deck = Deck(["a", "b", "c"], random.Random(3))
+    order = list(deck._order)
+    first, _ = deck.draw(avoid=lambda q: q == order[0])
+    assert first == order[1]
+    second, _ = deck.draw(avoid=lambda q: q != "zzz")  # everything avoided: drawn anyway
+    assert second == order[0]
+
+
+def test_related_questions_come_from_the_bank_itself():
+    bank = QuestionBank(
+        (GuessQuestion("g1", "How high is Kékes?", 1014), GuessQuestion("g2", "Guess 2?", 5, fact="x"),
+         GuessQuestion("g3", "Guess 3?", 6, fact="x")),
+        (ChoiceQuestion("c1", "The highest point of Hungary?", "Kékes", ("Dobogókő", "Galya", "Csóványos")),))
+    assert bank.related == {"g1": {"c1"}, "c1": {"g1"}, "g2": {"g3"}, "g3": {"g2"}}
+
+
+def test_the_fact_checks_wording_fixes_are_in_the_shipped_banks():
+    bank = load_builtin_bank_mix(["general_knowledge_en", "geography_en", "hungarian_hu", "czech_cs"])
+    text = {q.id: q for q in (*bank.guess, *bank.choice)}
+    assert "land border" in text["geo-c-012"].text  # Croatia shares a sea border with Italy
+    assert "entirely within" in text["geo-c-025"].text  # the Danube flows within Slovakia too
+    assert "Nantes" not in text["geo-c-065"].options  # arguably Brittany's historic capital
+    assert "2024" in text["hu-g-041"].text  # national parks: a count needs a year
+    assert "dosud platný" not in text["cs-g-035"].text and "98,48 m" in text["cs-g-035"].text
+    assert "vármegye" in text["gk-g-035"].text and "vármegyéje" in text["hu-g-038"].text
+    assert not [qid for qid in text if qid.startswith("gkx-")]  # one id prefix: gk-
