@@ -364,7 +364,7 @@ Mount Everest is {=8849 ~8848 ~8850 ~8000} metres high.
 """
 
 
-GIVEAWAY = ("names 'budapest', the answer of line 4: a game never asks bo"
+GIVEAWAY = ("names 'budapest', the answer of row 4: a game never asks bo"
             "th (a give-away; give both the same fact key if they belong together on purpose, or reword one)")
 
 

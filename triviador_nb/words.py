@@ -148,6 +148,8 @@ _TEXT: dict[str, Callable[[Mapping, Names], str]] = {
                                            f"{n.place(d['territory'])}"),
     "warning.deck_reshuffled": lambda d, n: (f"every {d['kind']} question has been asked; "
                                              "used questions are shuffled and asked again (D4)"),
+    "warning.related_question": lambda d, n: (f"every {d['kind']} question left belongs with one asked already "
+                                              "(it gives one away, or asks the same fact); one of them is asked"),
     "ranking.final": _ranking,
 }
 assert set(_TEXT) == {code for codes in EVENT_CODES.values() for code in codes}, "a sentence per event code"

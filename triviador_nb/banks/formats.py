@@ -54,7 +54,6 @@ from triviador_nb.banks.problems import WHOLE_ROW, BankProblem, Severity
 COLUMNS = ("type", "question", "answer", "wrong_1", "wrong_2", "wrong_3", "category", "difficulty", "source", "fact", "id")
 HEADER_SEARCH_ROWS = 20
 FORMATS = ("kahoot", "quizizz", "blooket", "gimkit", "gift", "aiken")
-TEXT_FORMATS = ("gift", "aiken")  # files of lines, not rows
 
 
 @dataclass
@@ -79,11 +78,7 @@ class Imported:
     columns: dict[tuple[int, str], str] = field(default_factory=dict)
 
     def relabel(self, problem: BankProblem) -> BankProblem:
-        """``problem`` with its project column replaced by the source column
-        (and, in a text format, "row N" in its message said as "line N")."""
-        if self.format in TEXT_FORMATS and re.search(r"\brow \d", problem.message):
-            problem = BankProblem(problem.file, problem.row, problem.column,
-                                  re.sub(r"\brow (\d+)", r"line \1", problem.message), problem.severity)
+        """``problem`` with its project column replaced by the source column."""
         column = self.columns.get((problem.row, problem.column))
         if column is None:
             return problem

@@ -41,6 +41,7 @@ class Deck(Generic[Q]):
                 (old if question in asked_before else fresh).append(question)
         self._order = self._shuffled(fresh) + self._shuffled(old)  # no RNG draw for an empty list
         self._next = 0
+        self.avoided_all = False
 
     def take(self, question: Q) -> bool:
         """Draw ``question`` itself (a recorded chance outcome, replayed): it
@@ -74,15 +75,19 @@ class Deck(Generic[Q]):
 
         ``avoid(question)`` True passes a question over for now: the next one
         that is not avoided is drawn (it stays in the pass, after). When every
-        question left in the pass is avoided, the next one is drawn anyway.
+        question left in the pass is avoided, the next one is drawn anyway
+        and :attr:`avoided_all` says so until the next draw.
         """
         reshuffled = self._reshuffle_if_empty()
+        self.avoided_all = False
         if avoid is not None:
             for k in range(self._next, len(self._order)):
                 if not avoid(self._order[k]):
                     if k != self._next:
                         self._order.insert(self._next, self._order.pop(k))
                     break
+            else:
+                self.avoided_all = True
         question = self._order[self._next]
         self._next += 1
         return question, reshuffled

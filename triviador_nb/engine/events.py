@@ -33,7 +33,7 @@ EVENT_CODES: dict[str, tuple[str, ...]] = {
     "rebuild": ("rebuild.tried", "rebuild.done", "rebuild.failed"),
     "skip": ("skip.nothing_to_attack", "skip.timed_out"),
     "timeout": ("timeout.random_choice",),
-    "warning": ("warning.deck_reshuffled",),
+    "warning": ("warning.deck_reshuffled", "warning.related_question"),
     "ranking": ("ranking.final",),
 }
 #: The 19 kinds of event, in the order a game first meets them.

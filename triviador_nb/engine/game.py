@@ -37,6 +37,7 @@ from .errors import (
 )
 from .events import Event
 from .questions import QuestionBank
+from .related import Avoided
 from .ranking import rank_guesses
 from .rules import BasePlacement, ClaimExpansion, GuessExpansion, RuleSet, WinKinds
 from .state import AskedQuestion, BattleTurns, Phase, PlayerState, Purpose, TerritoryState
@@ -108,7 +109,10 @@ class Game:
         self.asked_before = frozenset(asked_before)
         self.burned = frozenset(burned)
         self._outcomes = list(outcomes)
-        self._avoid: set[str] = set()  # ids related to a question asked (give-aways, shared facts)
+        self._avoid = Avoided(bank.giveaways)  # what belongs with a question asked or seen (give-aways, facts)
+        for question in (*bank.guess, *bank.choice):
+            if question.id in self.burned or question.id in self.asked_before:
+                self._avoid.add(question)
         self._option_rng = random.Random(f"options:{seed}")
         question_rng = random.Random(f"questions:{seed}")
         self._guess_deck = Deck(bank.guess, question_rng, {q for q in bank.guess if q.id in self.asked_before},
@@ -611,10 +615,12 @@ class Game:
             if choice:  # the options' stream moves on as if it had drawn, so later draws match the original
                 self._option_rng.shuffle([0, 1, 2, 3])
         else:  # README "Questions that belong together": not one a question asked already gives away
-            question, reshuffled = deck.draw(lambda q: q.id in self._avoid)
+            question, reshuffled = deck.draw(self._avoid)
             order = [0, 1, 2, 3] if choice else []
             self._option_rng.shuffle(order)
-        self._avoid |= self.bank.related.get(question.id, frozenset())
+            if deck.avoided_all:
+                self._log("warning", "warning.related_question", kind=question.kind, question=question.id)
+        self._avoid.add(question)
         self.record.append(Draw(question.id, tuple(order)))
         if choice:
             options = tuple(question.options[i] for i in order)

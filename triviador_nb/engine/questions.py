@@ -13,7 +13,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .related import related_ids
+from .related import fact_keys, giveaway_ids
 
 
 @dataclass(frozen=True, init=False)
@@ -117,12 +117,18 @@ class QuestionBank:
             raise ValueError(f"question bank {self.name!r} has no multiple-choice questions")
 
     @functools.cached_property
-    def related(self) -> dict[str, frozenset[str]]:
-        """Question id -> ids a game must not ask once it was asked: give-aways
-        and shared ``fact`` keys (:mod:`.related`); computed once per bank."""
+    def giveaways(self) -> dict[str, frozenset[str]]:
+        """Question id -> the ids it gives away or is given away by
+        (:mod:`.related`); computed once per bank."""
         questions = (*self.guess, *self.choice)
-        return related_ids([q.id for q in questions], [q.kind for q in questions], [q.text for q in questions],
-                           [str(q.answer) for q in questions], [q.fact for q in questions])
+        return giveaway_ids([q.id for q in questions], [q.kind for q in questions], [q.text for q in questions],
+                            [str(q.answer) for q in questions])
+
+    def belong_together(self, a: Question, b: Question) -> bool:
+        """A game never asks both (D4, one step on): one gives the other away,
+        or they share a ``fact`` key."""
+        return (b.id in self.giveaways.get(a.id, frozenset())
+                or bool(a.fact and b.fact and fact_keys(a.fact) & fact_keys(b.fact)))
 
     def categories(self) -> list[str]:
         """The categories in the bank, sorted ("" for questions without one)."""

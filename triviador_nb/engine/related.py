@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import defaultdict
-from typing import Iterable, Sequence
+from typing import Sequence
 
 MAX_NAMED = 3
 """An answer named in more question texts than this is a common word, not a give-away."""
@@ -39,29 +39,45 @@ COMMON_WORDS = frozenset(
 """Words of 4+ letters too common to give an answer away."""
 
 
-_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
-_NOT_WORD = re.compile(r"[\W_]+")
+def _char_class(categories: set[str]) -> str:
+    """A regex character class of the Basic Multilingual Plane's characters of ``categories``."""
+    ranges, start, last = [], None, None
+    for code in range(0x80, 0x10000):
+        if unicodedata.category(chr(code)) in categories:
+            if start is None:
+                start = code
+            last = code
+        elif start is not None:
+            ranges.append((start, last))
+            start = None
+    return "".join(f"\\u{a:04x}-\\u{b:04x}" if a != b else f"\\u{a:04x}" for a, b in ranges)
+
+
+_MARKS = re.compile(f"[{_char_class({'Mn', 'Me'})}]")  # accents, harakat, niqqud: dropped
+_NOT_WORD = re.compile(f"[^\\w{_char_class({'Mc'})}]+|_+")  # spacing marks (Devanagari vowel signs) stay in words
 
 
 def normalise(text: str) -> str:
-    """Case folded, accents removed, punctuation to single spaces: ``"Kékes!"`` -> ``"kekes"``
-    (the combining marks of Unicode's combining blocks are dropped after NFKD)."""
+    """Case folded, marks removed, punctuation to single spaces: ``"Kékes!"`` -> ``"kekes"``
+    (after NFKD every non-spacing mark is dropped - Latin accents, Arabic harakat,
+    Hebrew niqqud - while spacing marks stay part of their word)."""
     if text.isascii():
-        return _NOT_WORD.sub(" ", text.lower()).strip()
-    decomposed = _COMBINING.sub("", unicodedata.normalize("NFKD", text.casefold()))
-    return _NOT_WORD.sub(" ", decomposed).strip()
+        return " ".join(_NOT_WORD.sub(" ", text.lower()).split())
+    decomposed = _MARKS.sub("", unicodedata.normalize("NFKD", text.casefold()))
+    return " ".join(_NOT_WORD.sub(" ", decomposed).split())
 
 
 def _clue(kind: str, answer: str) -> tuple[str, ...] | None:
     """The answer as the words a give-away would contain, or None when it cannot give anything away."""
-    if answer.isdigit():  # most guess answers: nothing to normalise
-        return (answer,) if len(answer.lstrip("0") or "0") >= 3 else None
+    if answer.isdigit():  # most guess answers: nothing to normalise; the number as a text names it
+        number = answer.lstrip("0") or "0"
+        return (number,) if len(number) >= 3 else None
     words = tuple(normalise(answer).split())
     if not words or len(words) > MAX_WORDS:
         return None
     if kind == "guess":
-        return words if len(words) == 1 and words[0].isdigit() and len(words[0].lstrip("0") or "0") >= 3 \
-            else None
+        number = words[0].lstrip("0") or "0" if len(words) == 1 and words[0].isdigit() else ""
+        return (number,) if len(number) >= 3 else None
     if len("".join(words)) < 4 or all(w in COMMON_WORDS for w in words):
         return None
     if len(words) == 1 and words[0].isdigit() and len(words[0]) < 3:
@@ -112,34 +128,49 @@ def giveaway_pairs(kinds: Sequence[str], texts: Sequence[str], answers: Sequence
         named_in[(word,)] = naming
     pairs = set()
     for gram, naming in named_in.items():
-        if len(naming) > MAX_NAMED:
-            continue
-        for i in naming:
-            for j in clues[gram]:
-                if i != j:
-                    pairs.add((i, j, " ".join(gram)))
+        for j in clues[gram]:
+            others = [i for i in naming if i != j]  # a question naming its own answer gives nothing away
+            if len(others) <= MAX_NAMED:
+                pairs.update((i, j, " ".join(gram)) for i in others)
     return sorted(pairs)
 
 
 def fact_keys(fact: str) -> frozenset[str]:
-    """The keys of a ``fact`` cell: several are separated by ``;`` (spaces around ignored)."""
-    return frozenset(key.strip() for key in str(fact).split(";") if key.strip())
+    """The keys of a ``fact`` cell: several are separated by ``;`` (spaces around and case ignored)."""
+    return frozenset(key.strip().casefold() for key in str(fact).split(";") if key.strip())
 
 
-def related_ids(ids: Sequence[str], kinds: Sequence[str], texts: Sequence[str], answers: Sequence[str],
-                facts: Iterable[str]) -> dict[str, frozenset[str]]:
-    """Question id -> the ids not to ask in a game once it was asked: its
-    give-aways both ways and the questions sharing one of its ``fact`` keys
-    (:func:`fact_keys`; "" = none)."""
+def giveaway_ids(ids: Sequence[str], kinds: Sequence[str], texts: Sequence[str],
+                 answers: Sequence[str]) -> dict[str, frozenset[str]]:
+    """Question id -> the ids it gives away or is given away by (both ways)."""
     related: dict[str, set[str]] = defaultdict(set)
     for i, j, _clue_text in giveaway_pairs(kinds, texts, answers):
         related[ids[i]].add(ids[j])
         related[ids[j]].add(ids[i])
-    groups: dict[str, list[str]] = defaultdict(list)
-    for question_id, fact in zip(ids, facts):
-        for key in fact_keys(fact):
-            groups[key].append(question_id)
-    for members in groups.values():
-        for question_id in members:
-            related[question_id].update(m for m in members if m != question_id)
-    return {question_id: frozenset(others) for question_id, others in related.items() if others}
+    return {question_id: frozenset(others) for question_id, others in related.items()}
+
+
+class Avoided:
+    """What a game does not ask any more (D4, one step on): the give-aways of
+    the questions asked and every question sharing one of their fact keys.
+    Kept as ids and keys, never as all the pairs a key makes (one key on
+    10,000 questions is 10,000 entries, not 100 million pairs).
+
+    Args:
+        giveaways: :func:`giveaway_ids` of the bank.
+    """
+
+    def __init__(self, giveaways: dict[str, frozenset[str]]):
+        self._giveaways = giveaways
+        self.ids: set[str] = set()
+        self.keys: set[str] = set()
+
+    def add(self, question) -> None:
+        """``question`` was asked (or seen): avoid what belongs with it."""
+        self.ids |= self._giveaways.get(question.id, frozenset())
+        if question.fact:
+            self.keys |= fact_keys(question.fact)
+
+    def __call__(self, question) -> bool:
+        """True when ``question`` belongs with one asked."""
+        return question.id in self.ids or bool(question.fact and not self.keys.isdisjoint(fact_keys(question.fact)))
