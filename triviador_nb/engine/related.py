@@ -21,6 +21,7 @@ clue). Pure Python: the engine and the bank checks share it.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import defaultdict
@@ -53,8 +54,15 @@ def _char_class(categories: set[str]) -> str:
     return "".join(f"\\u{a:04x}-\\u{b:04x}" if a != b else f"\\u{a:04x}" for a, b in ranges)
 
 
-_MARKS = re.compile(f"[{_char_class({'Mn', 'Me'})}]")  # accents, harakat, niqqud: dropped
-_NOT_WORD = re.compile(f"[^\\w{_char_class({'Mc'})}]+|_+")  # spacing marks (Devanagari vowel signs) stay in words
+_ASCII_NOT_WORD = re.compile(r"[\W_]+")
+
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern, re.Pattern]:
+    """(marks to drop: accents, harakat, niqqud; what splits words - spacing marks such
+    as Devanagari vowel signs stay in their word), built on first use (70 ms)."""
+    return (re.compile(f"[{_char_class({'Mn', 'Me'})}]"),
+            re.compile(f"[^\\w{_char_class({'Mc'})}]+|_+"))
 
 
 def normalise(text: str) -> str:
@@ -62,9 +70,10 @@ def normalise(text: str) -> str:
     (after NFKD every non-spacing mark is dropped - Latin accents, Arabic harakat,
     Hebrew niqqud - while spacing marks stay part of their word)."""
     if text.isascii():
-        return " ".join(_NOT_WORD.sub(" ", text.lower()).split())
-    decomposed = _MARKS.sub("", unicodedata.normalize("NFKD", text.casefold()))
-    return " ".join(_NOT_WORD.sub(" ", decomposed).split())
+        return " ".join(_ASCII_NOT_WORD.sub(" ", text.lower()).split())
+    marks, not_word = _patterns()
+    decomposed = marks.sub("", unicodedata.normalize("NFKD", text.casefold()))
+    return " ".join(not_word.sub(" ", decomposed).split())
 
 
 def _clue(kind: str, answer: str) -> tuple[str, ...] | None:
