@@ -457,7 +457,7 @@ def polygonal(geometry: shapely.Geometry) -> shapely.Geometry:
 
 def adjacency(shapes_km: dict[str, shapely.Geometry], links: list | None = None) -> dict[str, list[str]]:
     """Territory id -> sorted ids sharing at least ``MIN_SHARED_BORDER_KM`` of border (measured as the
-    loader does, :func:`custom_maps.adjacency_pairs`), or linked.
+    loader does, :func:`triviador_nb.maps.teachers.adjacency_pairs`), or linked.
 
     ``links`` are declared ``[a, b, note]`` crossings (straits, bridges), added both ways.
     """
@@ -473,7 +473,7 @@ def adjacency(shapes_km: dict[str, shapely.Geometry], links: list | None = None)
 
 
 def label_point(shape_deg: shapely.Geometry, shape_km: shapely.Geometry, mid_lat: float) -> list[float]:
-    """``[lat, lon]`` of the territory's label as the loader places it (:func:`custom_maps.label_point`).
+    """``[lat, lon]`` of the territory's label as the loader places it (:func:`triviador_nb.maps.teachers.label_point`).
 
     Raises:
         BuildError: the point is not rounded to ``DECIMALS`` places (the rounded
