@@ -134,7 +134,12 @@ def test_golden_playthrough(name):
     lines, game = transcript(rules, board_name, seed)
     assert game.is_over and game.score_invariant_problems() == []
     assert wanted <= features(game), f"seed {seed} no longer shows {wanted - features(game)}"
-    path = GOLDEN / f"{name}.txt"
+    compare_with_golden(GOLDEN / f"{name}.txt", lines)
+
+
+def compare_with_golden(path: Path, lines: list[str]) -> None:
+    """Fail with a unified diff when ``lines`` differ from the golden file
+    (``UPDATE_GOLDEN=1`` writes them instead)."""
     text = "\n".join(lines) + "\n"
     if os.environ.get("UPDATE_GOLDEN") == "1":
         GOLDEN.mkdir(exist_ok=True)
@@ -144,9 +149,9 @@ def test_golden_playthrough(name):
         pytest.fail(f"{path} is missing; create it with UPDATE_GOLDEN=1")
     expected = path.read_text(encoding="utf-8")
     if expected != text:
-        diff = difflib.unified_diff(expected.splitlines(), lines, f"golden/{name}.txt", "this run", lineterm="", n=2)
+        diff = difflib.unified_diff(expected.splitlines(), lines, f"golden/{path.name}", "this run", lineterm="", n=2)
         shown = list(diff)
-        pytest.fail(f"{name}: the game differs from its golden transcript "
+        pytest.fail(f"{path.name}: the game differs from its golden transcript "
                     f"(UPDATE_GOLDEN=1 to accept):\n" + "\n".join(shown[:200])
                     + ("\n..." if len(shown) > 200 else ""), pytrace=False)
 
@@ -196,14 +201,4 @@ def views_transcript(name: str) -> list[str]:
 
 
 def test_golden_views_of_each_seat():
-    lines = views_transcript("duel")
-    path = GOLDEN / "duel.views.txt"
-    text = "\n".join(lines) + "\n"
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        path.write_text(text, encoding="utf-8")
-        return
-    expected = path.read_text(encoding="utf-8")
-    if expected != text:
-        diff = difflib.unified_diff(expected.splitlines(), lines, "golden/duel.views.txt", "this run", lineterm="", n=2)
-        pytest.fail("the seats' views differ from their golden transcript (UPDATE_GOLDEN=1 to accept):\n"
-                    + "\n".join(list(diff)[:200]), pytrace=False)
+    compare_with_golden(GOLDEN / "duel.views.txt", views_transcript("duel"))

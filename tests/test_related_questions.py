@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from fixture_data import grid_board
 
 from triviador_nb.banks import load_bank, load_builtin_bank
 from triviador_nb.banks.usage import bank_stats
@@ -22,12 +23,6 @@ from triviador_nb.engine.deck import Deck
 from triviador_nb.engine.related import fact_keys, giveaway_pairs, normalise
 from triviador_nb.maps import load_builtin_map
 from triviador_nb.words import Names, event_text
-
-def grid_board_for_test():
-    from fixture_data import grid_board
-
-    return grid_board()
-
 
 HEADER = "id,type,question,answer,wrong_1,wrong_2,wrong_3,fact\n"
 
@@ -191,7 +186,11 @@ def test_a_question_naming_its_own_answer_does_not_count_against_the_limit():
 
 def test_marks_of_every_script_are_ignored_and_spacing_marks_stay_in_words():
     assert pairs(("choice", "Capital of Egypt?", "القَاهِرَة"), ("guess", "How old is القاهرة?", "1234")) == [(1, 0, "القاهرة")]
-    assert normalise("दिल्ली") == normalise("दिल्ली") and " " not in normalise("दिल्ली")
+    assert pairs(("choice", "Capital of Israel?", "יְרוּשָׁלַיִם"), ("guess", "How old is ירושלים?", "3000")) == \
+        [(1, 0, "ירושלים")]  # pointed answer, unpointed text
+    assert " " not in normalise("दिल्ली")  # its vowel signs stay in the word (they split it before)
+    assert pairs(("choice", "Capital of India?", "दिल्ली"), ("guess", "How big is दिल्ली?", "1484")) == \
+        [(1, 0, normalise("दिल्ली"))]
 
 
 def test_fact_keys_ignore_case():
@@ -219,7 +218,7 @@ def test_when_only_related_questions_are_left_the_game_says_so():
     bank = QuestionBank(
         (GuessQuestion("g1", "Guess 1?", 1, fact="k"), GuessQuestion("g2", "Guess 2?", 2, fact="k")),
         tuple(ChoiceQuestion(f"c{i}", f"Choice {i}?", f"Right{i}", (f"W{i}a", f"W{i}b", f"W{i}c")) for i in range(4)))
-    game = Game(CONQUIZTADOR, grid_board_for_test(), bank, 1)
+    game = Game(CONQUIZTADOR, grid_board(), bank, 1)
     answer = game.question.question.answer
     for seat in range(3):
         game.apply(GuessAnswer(seat, answer + seat, 1000))

@@ -88,7 +88,7 @@ class BankTexts(NamedTuple):
     kinds: list[str]
     texts: list[str]
     answers: list[str]
-    facts: list[str] = []
+    facts: list[str]
 
 
 def bank_texts(sheets: Sequence[tuple[str, pd.DataFrame]]) -> BankTexts:
@@ -127,7 +127,7 @@ def quality_problems(bank: BankTexts, current_year: int | None = None) -> list[B
     """
     files, rows, kinds, texts, answers, facts = bank
     problems = near_duplicate_problems(files, rows, texts)
-    problems += giveaway_problems(files, rows, kinds, texts, answers, facts or [""] * len(texts))
+    problems += giveaway_problems(files, rows, kinds, texts, answers, facts)
     problems += _guess_answer_problems(files, rows, kinds, texts, answers, current_year)
     order = {file: place for place, file in enumerate(dict.fromkeys(files))}
     return sorted(problems, key=lambda problem: (order[problem.file], problem.row))

@@ -380,7 +380,7 @@ class Table:
         try:
             events = self.game.apply(action)
         except AnswerTooLateError as error:
-            events = self.game.apply(_no_answer(action))  # D3: a late answer is no answer
+            events = self.game.apply(_no_answer(action.player, isinstance(action, GuessAnswer)))  # D3: a late answer is no answer
             self._after(events)
             return Ack("late", error.code, "too late: the timer had run out, so this counts as no answer", ms)
         except IllegalActionError as error:
@@ -442,7 +442,7 @@ class Table:
             return self.bots[seat].act(self.game)
         except Exception as error:  # noqa: BLE001 - a broken bot must not stop the class's game
             self.fault = f"{type(error).__name__}: {error}"
-            return _no_answer_for(self.game.question, seat)
+            return _no_answer(seat, self.game.question.is_guess)
 
     def _bot_answer(self, sid: str, seat: int) -> None:
         if sid != self.state_id or self.paused or self.held:
@@ -472,7 +472,7 @@ class Table:
             asked = game.question
             for seat in asked.waiting_for:
                 if game.question is asked:
-                    self._apply(_no_answer_for(asked, seat), None)
+                    self._apply(_no_answer(seat, asked.is_guess), None)
         else:
             self._apply(Timeout(game.current_players()[0]), None)
 
@@ -513,9 +513,6 @@ def _given(action: Action) -> object:
     return action.value if isinstance(action, GuessAnswer) else getattr(action, "option", None)
 
 
-def _no_answer(action: GuessAnswer | ChoiceAnswer) -> GuessAnswer | ChoiceAnswer:
-    return GuessAnswer(action.player, None) if isinstance(action, GuessAnswer) else ChoiceAnswer(action.player, None)
-
-
-def _no_answer_for(asked, seat: int) -> GuessAnswer | ChoiceAnswer:
-    return GuessAnswer(seat, None) if asked.is_guess else ChoiceAnswer(seat, None)
+def _no_answer(seat: int, guess: bool) -> GuessAnswer | ChoiceAnswer:
+    """``seat``'s "no answer" to a guess or a multiple-choice question."""
+    return GuessAnswer(seat, None) if guess else ChoiceAnswer(seat, None)

@@ -269,7 +269,8 @@ def view(game, seat: int | None) -> View:
             owned[state.owner] += 1
         if state.base_of is not None and state.owner == state.base_of:
             castles[state.base_of] = state.towers
-    players = tuple(PlayerView(p.seat, p.name, game.colours[p.seat], game.score(p.seat), owned[p.seat],
+    scores = game.scores()
+    players = tuple(PlayerView(p.seat, p.name, game.colours[p.seat], scores[p.seat], owned[p.seat],
                                castles[p.seat], p.in_game, p.seat in acting) for p in game.players)
     territories = tuple(TerritoryView(t, board.names[t], s.owner, s.value, s.base_of, s.towers)
                         for t, s in game.territories.items())
