@@ -283,6 +283,28 @@ class Table:
             self.started = True
             self._step(list(game.events))
 
+    def set_bot(self, seat: int, bot: Bot | None) -> None:
+        """Hand ``seat`` to ``bot`` (a silent student's seat), or back to its
+        people (``None``). The open prompt keeps its deadline; a bot taking
+        over an open question answers after its planned delay, counted from
+        when the question was put.
+
+        Raises:
+            ValueError: not a seat of this game.
+        """
+        if type(seat) is not int or not 0 <= seat < len(self.game.players):
+            raise ValueError(f"there is no seat {seat!r} at this table")
+        with self._lock:
+            if bot is None:
+                self.bots.pop(seat, None)
+            else:
+                self.bots[seat] = bot
+            self._plans.pop(seat, None)
+            if self.started and not self.paused and not self.held and not self.stopped:
+                self._step([])
+            else:
+                self._notify([])
+
     def autoplay(self, skill: str = "medium") -> Game:
         """Let bots finish the game at once, a bot of ``skill`` standing in for
         every person. Returns the game."""

@@ -1,5 +1,6 @@
 """The notebook UI: :func:`play` starts a game against bots on a real map;
-:func:`setup` shows a form that starts them."""
+:func:`setup` shows a form that starts them; :func:`host` opens rooms for
+students on their own kernels, and :func:`join` is a student's way in."""
 
 from __future__ import annotations
 
@@ -9,5 +10,7 @@ from ..maps import resolve_map
 from .app import GameApp
 from .setup import GameSetup, setup
 from .single_screen import play
+from .student import StudentScreen, join
+from .teacher import HostScreen, host
 
-__all__ = ["play", "setup", "GameApp", "GameSetup", "LoopClock", "ManualClock", "resolve_bank", "resolve_map"]
+__all__ = ["play", "setup", "host", "join", "GameApp", "GameSetup", "HostScreen", "StudentScreen", "LoopClock", "ManualClock", "resolve_bank", "resolve_map"]

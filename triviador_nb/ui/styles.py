@@ -12,6 +12,8 @@ from .palette import SEA, TEXT
 
 MAP_CSS = f"""
 <style>
+.tnb-code {{ display: inline-block; font-family: "DejaVu Sans Mono", monospace; font-size: 44px; letter-spacing: 4px;
+  background: #fff; border: 3px solid #0077BB; border-radius: 10px; padding: 2px 16px; margin: 4px 8px; }}
 .tnb-board {{ container-type: inline-size; }}
 .tnb-board > .tnb-map.leaflet-widgets {{ flex: 0 0 auto; }}
 .tnb-map.leaflet-container, .tnb-map .leaflet-container {{ background: {SEA}; border-radius: 8px; }}

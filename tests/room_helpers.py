@@ -1,0 +1,110 @@
+"""Helpers for the room tests: bounded waiting, a raw protocol client, and a
+simple player that chooses from its view alone (as a student's kernel must)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from websockets.sync.client import connect
+
+from triviador_nb.engine import Attack, ChoiceAnswer, GuessAnswer, Pick
+
+WAIT_S = 15.0  # the longest any wait in these tests lasts
+
+
+def wait_until(condition, timeout: float = WAIT_S, step: float = 0.01) -> bool:
+    """Poll ``condition()`` until it is true or ``timeout`` passes (bounded)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(step)
+    return bool(condition())
+
+
+def move_for(view, seat: int):
+    """A legal intent for ``seat`` from its view alone, or None (nothing to do)."""
+    if view is None or not view.started or view.paused:
+        return None
+    prompt = view.prompt
+    if prompt.kind == "answer":
+        return GuessAnswer(seat, 1000) if view.question.kind == "guess" else ChoiceAnswer(seat, seat % 4)
+    if prompt.kind in ("base", "pick", "claim") and prompt.choices:
+        return Pick(seat, prompt.choices[0])
+    if prompt.kind == "attack" and prompt.choices:
+        return Attack(seat, prompt.choices[0])
+    return None
+
+
+def play_to_the_end(clients, timeout: float = 120.0) -> int:
+    """Every client plays its seat until the game is over; returns how many
+    intents were accepted. Bounded by ``timeout``."""
+    accepted = 0
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        views = [c.view for c in clients]
+        if any(v is not None and v.is_over for v in views):
+            return accepted
+        for client in clients:
+            move = move_for(client.view, client.seat) if client.seat is not None else None
+            if move is not None:
+                ack = client.submit(move, client.view.state_id)
+                accepted += ack.accepted
+        time.sleep(0.01)
+    raise AssertionError("the game did not end in time")
+
+
+class RawClient:
+    """A hand-written protocol client (a student's kernel that is not ours)."""
+
+    def __init__(self, port: int, max_size: int = 32 * 1024 * 1024):
+        self._connecting = connect(f"ws://127.0.0.1:{port}", max_size=max_size, open_timeout=5, close_timeout=2)
+        self.ws = self._connecting.__enter__()
+        self.received: list[dict] = []
+
+    def send(self, message) -> None:
+        self.ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
+
+    def recv(self, timeout: float = 5.0) -> dict:
+        data = json.loads(self.ws.recv(timeout=timeout))
+        self.received.append(data)
+        return data
+
+    def recv_type(self, kind: str, timeout: float = 5.0) -> dict:
+        """The next message of ``kind`` (others are kept in ``received``)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            data = self.recv(max(0.01, end - time.monotonic()))
+            if data["type"] == kind:
+                return data
+        raise AssertionError(f"no {kind} message in {timeout} s")
+
+    def join(self, code: str, name: str, token: str | None = None) -> dict:
+        self.send({"v": 1, "type": "join", "room": code, "name": name, **({"token": token} if token else {})})
+        return self.recv_type("welcome")
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def play_until(clients, condition, timeout: float = 60.0) -> None:
+    """Every client plays its seat until ``condition()`` holds (checked
+    before each round of moves); bounded by ``timeout``."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return
+        for client in clients:
+            view = client.view
+            move = move_for(view, client.seat) if client.seat is not None else None
+            if move is not None and not condition():
+                client.submit(move, view.state_id)
+        time.sleep(0.01)
+    raise AssertionError("the game did not get there in time")
+
+
+def answering(client) -> bool:
+    """The client's seat is asked a question now and has not answered it."""
+    v = client.view
+    return v is not None and not v.paused and v.prompt.kind == "answer"

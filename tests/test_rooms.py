@@ -1,0 +1,501 @@
+"""Rooms over real loopback connections: a host on its own thread, students'
+clients on theirs, and hostile clients that must change nothing (issue 11).
+
+Every server binds 127.0.0.1 on a port the host picks; every wait is bounded
+(``room_helpers.WAIT_S``).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+from room_helpers import RawClient, answering, move_for, play_to_the_end, play_until, wait_until
+from websockets.exceptions import ConnectionClosed
+
+from triviador_nb.engine import ChoiceAnswer, GuessAnswer
+from triviador_nb.rooms import JoinError, RoomClient, RoomHost, room_url
+from triviador_nb.rooms import codes
+from triviador_nb.rooms.guard import DROPS_BEFORE_CLOSE, FailedJoins, MessageBudget
+from triviador_nb.rooms.protocol import MAX_CLIENT_MESSAGE, ProtocolError, intent_action, map_from_plain, \
+    map_to_plain, parse_client
+from triviador_nb.rooms.store import MemoryStore
+
+
+@pytest.fixture(autouse=True)
+def token_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRIVIADOR_NB_HOME", str(tmp_path / "home"))
+
+
+@pytest.fixture
+def host():
+    room_host = RoomHost()
+    yield room_host
+    room_host.close()
+
+
+def fast_room(host, **kwargs):
+    options = dict(pace=0.02, reveal_s=0.1, think_s=0.1, seed=5)
+    options.update(kwargs)
+    return host.open_room(**options)
+
+
+def test_codes_name_the_port_and_read_as_typed():
+    assert codes.port_of("22-2222") == 41000
+    assert codes.port_of("zz-2222") == 41000 + 961 - 1
+    assert codes.host_part(41000) == "22" and codes.host_part(41960) == "ZZ" and codes.host_part(8765) is None
+    assert codes.normalise(" k7 - pq4x ") == "K7PQ4X" and codes.shown("k7pq4x") == "K7-PQ4X"
+    assert codes.port_of("K7-PQ4X") == 41000 + codes.ALPHABET.index("K") * 31 + codes.ALPHABET.index("7") == 41532
+    with pytest.raises(codes.CodeError, match="'K7-PQ40' is not a room code"):
+        codes.normalise("K7-PQ40")  # 0 is not in the alphabet (it looks like O)
+    with pytest.raises(codes.CodeError, match="'K7-PQ4' is not a room code"):
+        codes.normalise("K7-PQ4")  # five characters
+
+
+def test_room_url_forms():
+    port = codes.port_of("K7PQ45")
+    assert room_url("K7-PQ45") == f"ws://127.0.0.1:{port}"
+    assert room_url("K7-PQ45", "192.168.1.20") == f"ws://192.168.1.20:{port}"
+    assert room_url("K7-PQ45", "192.168.1.20:8765") == "ws://192.168.1.20:8765"
+    assert room_url("K7-PQ45", "wss://hub.example/services/triviador/") == "wss://hub.example/services/triviador/"
+    assert room_url("K7-PQ45", "::1") == f"ws://[::1]:{port}"
+
+
+def test_a_whole_game_between_two_students_and_a_bot(host):
+    room = fast_room(host)
+    anna, ben = RoomClient(room.code, "Anna"), RoomClient(room.code, "Ben")
+    try:
+        assert (anna.seat, ben.seat) == (0, 1)
+        assert anna.game_map.title == "Hungary" and len(anna.game_map.board.territories) == 19
+        assert wait_until(lambda: anna.lobby["seats"][1]["members"] == ["Ben"]) and anna.view is None
+        table = room.start()
+        assert table.bots.keys() == {2} and [p.name for p in table.game.players] == ["Anna", "Ben", "Bot 3 (medium)"]
+        assert wait_until(lambda: anna.view is not None and ben.view is not None)
+        accepted = play_to_the_end([anna, ben])
+        assert wait_until(lambda: anna.view.is_over and ben.view.is_over)
+        game = table.game
+        assert game.is_over and accepted > 10
+        assert [p.score for p in anna.view.players] == [game.score(s) for s in range(3)]
+        assert anna.view.ranking == tuple(game.ranking)
+        assert host.refused == 0
+    finally:
+        anna.close(), ben.close()
+
+
+def test_no_message_holds_a_correct_answer_or_another_seats_answer_before_the_reveal(host):
+    room = fast_room(host, seed=11, pace=0.2)
+    raw = RawClient(host.port)
+    welcome = raw.join(room.code, "Eve")
+    room.set_bot(1, "hard"), room.set_bot(2, "hard")
+    table = room.start()
+    question_fields = {"kind", "purpose", "text", "options", "players", "answered", "time_limit_s", "my_answer"}
+    checked = others_seen = 0
+    answered: set[str] = set()
+    try:
+        end = time.monotonic() + 90
+        while checked < 8 and time.monotonic() < end:
+            data = raw.recv_type("view", timeout=15)
+            view, q = data["view"], data["view"]["question"]
+            prompt = view["prompt"]
+            if q is None:
+                if prompt["kind"] in ("base", "pick", "claim", "attack") and prompt["choices"]:
+                    kind = "attack" if prompt["kind"] == "attack" else "pick"
+                    raw.send({"v": 1, "type": "intent", "ref": 1, "token": welcome["token"],
+                              "state_id": view["state_id"], "intent": {"kind": kind, "territory": prompt["choices"][0]}})
+                continue
+            with table._lock:
+                asked = table.game.question
+                if (asked is None or asked.question.text != q["text"] or q["my_answer"] is not None
+                        or view["state_id"] in answered):
+                    continue  # a view from before the question was put, or Eve has answered it
+                others = {s: a for s, a in asked.answers.items() if s != 0}
+            assert set(q) == question_fields
+            shown = json.dumps(q) + json.dumps(prompt)
+            assert "correct" not in shown  # (the last reveal, in the log, may say what was right: it is over)
+            if asked.is_guess:
+                assert str(asked.question.answer) not in shown
+            for seat, answer in others.items():
+                assert seat in q["answered"]
+                if asked.is_guess and answer.value is not None and len(str(answer.value)) >= 3:
+                    assert str(answer.value) not in shown
+                others_seen += 1
+            if 0 in q["players"] and len(q["answered"]) == len(q["players"]) - 1:
+                raw.send({"v": 1, "type": "intent", "ref": 2, "token": welcome["token"], "state_id": view["state_id"],
+                          "intent": {"kind": "guess", "value": 7} if asked.is_guess else {"kind": "choice", "option": 0}})
+                answered.add(view["state_id"])
+                checked += 1
+        assert checked >= 5 and others_seen >= 3
+    finally:
+        raw.close()
+
+
+def test_forged_and_broken_messages_are_refused_and_change_nothing(host):
+    room = fast_room(host, seed=3)
+    raw = RawClient(host.port)
+    raw.send("not json at all")
+    assert raw.recv_type("error")["code"] == "not_json"
+    raw.send(b"\x00\x01binary")
+    assert raw.recv_type("error")["code"] == "not_json"
+    raw.send({"v": 2, "type": "join", "room": room.code, "name": "X"})
+    assert raw.recv_type("error")["code"] == "wrong_version"
+    raw.send({"v": 1, "type": "shout"})
+    assert raw.recv_type("error")["reason"] == "unknown message type 'shout': a player sends join, intent or leave"
+    raw.send({"v": 1, "type": "intent", "ref": 1, "token": "x", "state_id": "1:0", "intent": {"kind": "pick"}})
+    assert raw.recv_type("error")["code"] == "not_joined"
+    raw.send({"v": 1, "type": "join", "room": room.code, "name": "\u0007bell"})
+    assert raw.recv_type("error")["reason"] == "a name cannot hold control characters"
+    welcome = raw.join(room.code, "Mallory")
+    ben = RoomClient(room.code, "Ben")
+    table = room.start()
+    wait_until(lambda: ben.view is not None)
+    record = len(table.game.record)
+    raw.send({"v": 1, "type": "intent", "ref": 5, "token": ben.token[::-1], "state_id": table.state_id,
+              "intent": {"kind": "pick", "territory": "HU-PE"}})
+    assert raw.recv_type("error")["code"] == "bad_token"
+    raw.send({"v": 1, "type": "intent", "ref": 6, "token": welcome["token"], "state_id": table.state_id,
+              "intent": {"kind": "choice", "option": 9}})
+    ack = raw.recv_type("ack")
+    assert (ack["ref"], ack["status"], ack["reason"]) == (6, "rejected", "option must be 0, 1, 2 or 3")
+    raw.send({"v": 1, "type": "intent", "ref": 7, "token": welcome["token"], "state_id": "1:999",
+              "intent": {"kind": "pick", "territory": "HU-PE"}})
+    assert raw.recv_type("ack")["status"] == "stale"
+    assert len(table.game.record) == record
+    codes_logged = [e.code for e in host.log]
+    for code in ("not_json", "wrong_version", "unknown_type", "not_joined", "bad_field", "bad_token"):
+        assert code in codes_logged
+    raw.close(), ben.close()
+
+
+def test_an_oversized_message_closes_that_connection_only(host):
+    room = fast_room(host)
+    ben = RoomClient(room.code, "Ben")
+    raw = RawClient(host.port)
+    raw.join(room.code, "Mallory")
+    raw.send("x" * (MAX_CLIENT_MESSAGE + 1))
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(50):
+            raw.recv()
+    assert closed.value.rcvd.code == 1009
+    assert wait_until(lambda: any(e.code == "too_big" for e in host.log))
+    room.start()
+    assert wait_until(lambda: ben.view is not None)  # the room goes on
+    ben.close()
+
+
+def test_a_flood_is_throttled_then_closed_and_the_game_is_unchanged(host):
+    room = fast_room(host)
+    raw = RawClient(host.port)
+    welcome = raw.join(room.code, "Mallory")
+    table = room.start()
+    record = len(table.game.record)
+    message = json.dumps({"v": 1, "type": "intent", "ref": 1, "token": welcome["token"], "state_id": "0:0",
+                          "intent": {"kind": "pick", "territory": "HU-PE"}})
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(DROPS_BEFORE_CLOSE + 400):
+            raw.send(message)
+        for _ in range(1000):
+            raw.recv()
+    assert closed.value.rcvd.code == 1008
+    assert any(m.get("code") == "slow_down" for m in raw.received)
+    assert wait_until(lambda: any(e.code == "flood" for e in host.log))
+    assert len(table.game.record) == record
+
+
+def test_failed_joins_are_rate_limited_even_with_the_right_code(host):
+    room = fast_room(host)
+    raw = RawClient(host.port)
+    wrong = codes.shown(room.code[:2] + ("2222" if room.code[3:] != "2222" else "3333"))
+    for _ in range(10):
+        raw.send({"v": 1, "type": "join", "room": wrong, "name": "Guesser"})
+        assert raw.recv_type("error")["code"] == "no_such_room"
+    raw.send({"v": 1, "type": "join", "room": room.code, "name": "Guesser"})
+    refused = raw.recv_type("error")
+    assert refused["code"] == "too_many_tries" and refused["reason"].startswith("Too many wrong room codes")
+    raw.close()
+
+
+def test_failed_join_window():
+    joins = FailedJoins(per_address=3, overall=5, window_s=60)
+    for t in range(3):
+        joins.failed("10.0.0.1", t)
+    assert joins.blocked("10.0.0.1", 3) == 57 and joins.blocked("10.0.0.2", 3) == 0
+    assert joins.blocked("10.0.0.1", 60.5) == 0  # the first failure left the window
+    for address in ("10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.5"):
+        joins.failed(address, 61)  # with 10.0.0.1's failure at t=2: five in the window
+    assert joins.blocked("10.0.0.9", 61.5) == 0.5  # five failures across addresses block everyone
+
+
+def test_message_budget():
+    budget = MessageBudget(0.0, rate=10, burst=3)
+    assert [budget.allow(0.0) for _ in range(4)] == [True, True, True, False]
+    assert budget.allow(0.1) and not budget.allow(0.1)
+    assert budget.dropped == 2 and not budget.flooding
+
+
+def test_a_second_host_cannot_take_the_port_students_are_given(host):
+    with pytest.raises(OSError):
+        RoomHost(port=host.port)
+
+
+def test_a_second_answer_is_a_duplicate_and_the_first_stands(host):
+    room = fast_room(host, seed=7)
+    anna = RoomClient(room.code, "Anna")
+    table = room.start()
+    try:
+        play_until([anna], lambda: answering(anna))
+        v = anna.view
+        guess = v.question.kind == "guess"
+        assert anna.submit(GuessAnswer(0, 1500) if guess else ChoiceAnswer(0, 1), v.state_id).accepted
+        asked = table.game.question  # the bots have not answered yet (pace 0.02 x their delay)
+        again = anna.submit(GuessAnswer(0, 99) if guess else ChoiceAnswer(0, 3), v.state_id)
+        if asked is not None:
+            assert (again.status, again.code, again.reason) == ("duplicate", "already_answered",
+                                                                "your answer is in already")
+        else:  # every answer was in: the result is on screen and the moment has passed
+            assert (again.status, again.code) == ("stale", "stale_state")
+        answers = next(e for e in reversed(table.game.events) if e.kind == "answers") if asked is None else None
+        mine = (asked.answers[0] if asked is not None else
+                next(a for a in answers.data["answers"] if a["seat"] == 0))
+        given = (mine.value if guess else mine.option) if asked is not None else mine["given"]
+        assert given == (1500 if guess else 1)
+    finally:
+        anna.close()
+
+
+def test_response_times_come_from_the_host_and_ignore_what_a_client_claims(host):
+    room = fast_room(host, seed=9, pace=1.0)
+    raw = RawClient(host.port)
+    welcome = raw.join(room.code, "Anna")
+    table = room.start()
+    try:
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            data = raw.recv_type("view")
+            view = data["view"]
+            prompt = view["prompt"]
+            if prompt["kind"] in ("base", "pick", "claim", "attack") and prompt["choices"]:
+                kind = "attack" if prompt["kind"] == "attack" else "pick"
+                raw.send({"v": 1, "type": "intent", "ref": 1, "token": welcome["token"], "state_id": view["state_id"],
+                          "intent": {"kind": kind, "territory": prompt["choices"][0]}})
+            elif prompt["kind"] == "answer" and not view["paused"]:
+                time.sleep(0.4)
+                intent = ({"kind": "guess", "value": 1200, "ms": 1} if view["question"]["kind"] == "guess"
+                          else {"kind": "choice", "option": 1, "ms": 1})
+                raw.send({"v": 1, "type": "intent", "ref": 2, "token": welcome["token"], "state_id": view["state_id"],
+                          "intent": intent, "ms": 1})
+                ack = raw.recv_type("ack")
+                assert ack["status"] == "accepted" and ack["ms"] >= 400
+                recorded = [a for a in table.game.actions if getattr(a, "player", None) == 0
+                            and isinstance(a, (GuessAnswer, ChoiceAnswer))][-1]
+                assert recorded.ms == ack["ms"]
+                return
+        raise AssertionError("no question came")
+    finally:
+        raw.close()
+
+
+def test_the_host_loop_keeps_time_while_the_teachers_thread_is_busy(host):
+    """Two answers sent 0.5 s apart, while this (the teacher's) thread blocks:
+    the host's own loop stamps them 0.5 s apart (DESIGN: serve from a thread)."""
+    room = fast_room(host, seed=21, pace=1.0)
+    anna, ben = RoomClient(room.code, "Anna"), RoomClient(room.code, "Ben")
+    room.set_bot(2, "easy")
+    table = room.start()
+    try:
+        assert wait_until(lambda: anna.view is not None and ben.view is not None)
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            for c in (anna, ben):
+                v = c.view
+                if v is not None and v.prompt.kind in ("base", "pick", "claim") and not v.paused:
+                    c.submit(move_for(v, c.seat), v.state_id)
+            va, vb = anna.view, ben.view
+            if (va.prompt.kind == "answer" and vb.prompt.kind == "answer" and not va.paused
+                    and va.state_id == vb.state_id):
+                break
+            time.sleep(0.01)
+        v = anna.view
+        acks = {}
+
+        def answer(client, delay):
+            time.sleep(delay)
+            action = (GuessAnswer(client.seat, 1000) if v.question.kind == "guess"
+                      else ChoiceAnswer(client.seat, 0))
+            acks[client.seat] = client.submit(action, v.state_id)
+
+        threads = [threading.Thread(target=answer, args=(anna, 0.1)), threading.Thread(target=answer, args=(ben, 0.6))]
+        for t in threads:
+            t.start()
+        time.sleep(1.0)  # the teacher's kernel is busy (a blocking cell)
+        for t in threads:
+            t.join(5)
+        assert acks[0].accepted and acks[1].accepted
+        assert 400 <= acks[1].ms - acks[0].ms <= 700
+    finally:
+        anna.close(), ben.close()
+
+
+def test_rejoin_after_a_dropped_network_and_after_a_kernel_restart(host, tmp_path, monkeypatch):
+    room = fast_room(host)
+    anna = RoomClient(room.code, "Anna")
+    ben = RoomClient(room.code, "Ben")
+    table = room.start()
+    try:
+        assert wait_until(lambda: anna.view is not None)
+        anna.drop_connection()
+        assert wait_until(lambda: anna.rejoins == 1 and anna.status == "joined", timeout=5)
+        assert anna.seat == 0
+        elsewhere = tmp_path / "another-student"
+        monkeypatch.setenv("TRIVIADOR_NB_HOME", str(elsewhere))  # another Unix user: no key for Anna
+        with pytest.raises(JoinError, match="Someone called Anna is in room"):
+            RoomClient(room.code, "anna", join_timeout_s=5)
+        monkeypatch.setenv("TRIVIADOR_NB_HOME", str(tmp_path / "home"))
+        anna.close()  # the kernel restarts: the client is gone, the token file stays
+        t0 = time.monotonic()
+        again = RoomClient(room.code, "Anna")
+        assert wait_until(lambda: again.view is not None, timeout=5)
+        rejoin_s = time.monotonic() - t0
+        assert again.seat == 0 and again.view.seat == 0 and rejoin_s < 5  # the issue asks for 2 s (see benchmarks)
+        assert wait_until(lambda: again.view.state_id == table.view(0).state_id)
+        play_to_the_end([again, ben])
+        again.close()
+    finally:
+        ben.close()
+
+
+def test_a_wrong_key_for_a_name_is_refused_and_counts_as_a_failed_join(host):
+    room = fast_room(host)
+    RoomClient(room.code, "Anna").close()
+    raw = RawClient(host.port)
+    raw.send({"v": 1, "type": "join", "room": room.code, "name": "Anna", "token": "guessed"})
+    error = raw.recv_type("error")
+    assert error["code"] == "bad_token"
+    assert error["reason"] == (f"This computer's key for Anna does not fit room {room.code}: join with another "
+                               "name, or ask the teacher.")
+    raw.close()
+
+
+def test_a_team_shares_a_seat_and_the_first_answer_counts(host):
+    room = fast_room(host, seed=13)
+    anna, ben = RoomClient(room.code, "Anna"), RoomClient(room.code, "Ben")
+    room.assign("Ben", 0)
+    room.name_seat(0, "Team Red")
+    room.set_bot(1, "easy")
+    table = room.start()
+    try:
+        assert [p.name for p in table.game.players][0] == "Team Red"
+        assert wait_until(lambda: ben.seat == 0 and ben.view is not None)
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            v = anna.view
+            if v.prompt.kind == "answer" and not v.paused:
+                first = GuessAnswer(0, 1848) if v.question.kind == "guess" else ChoiceAnswer(0, 2)
+                assert anna.submit(first, v.state_id).accepted
+                assert wait_until(lambda: ben.view.question is not None and ben.view.question.my_answer is not None
+                                  or ben.view.state_id != v.state_id)
+                if ben.view.state_id == v.state_id:
+                    assert ben.view.question.my_answer == (1848 if v.question.kind == "guess" else 2)
+                    late = ben.submit(GuessAnswer(0, 1) if v.question.kind == "guess" else ChoiceAnswer(0, 0),
+                                      v.state_id)
+                    assert late.status in ("duplicate", "stale")
+                break
+            move = move_for(v, 0)
+            if move is not None:
+                anna.submit(move, v.state_id)
+            time.sleep(0.01)
+        else:
+            raise AssertionError("no question came")
+        assert room.roles()[0] == "team: Anna, Ben"
+    finally:
+        anna.close(), ben.close()
+
+
+def test_a_silent_seat_handed_to_a_bot_and_back(host):
+    room = fast_room(host, seed=17)
+    anna, ben = RoomClient(room.code, "Anna"), RoomClient(room.code, "Ben")
+    table = room.start()
+    try:
+        room.hand_to_bot(1, "hard")
+        assert 1 in table.bots and room.roles()[1] == "bot · hard"
+        assert wait_until(lambda: ben.view is not None)
+        play_until([anna], lambda: answering(anna))
+        v = ben.view
+        ack = ben.submit(GuessAnswer(1, 5) if v.question.kind == "guess" else ChoiceAnswer(1, 0), v.state_id)
+        if table.game.question is not None and 1 in table.game.question.answers:
+            assert (ack.status, ack.code) == ("duplicate", "already_answered")  # the bot was quicker
+        else:
+            assert (ack.status, ack.code, ack.reason) == ("rejected", "not_your_seat", "a bot plays this seat")
+        room.hand_back(1)
+        assert 1 not in table.bots
+        play_to_the_end([anna, ben])
+    finally:
+        anna.close(), ben.close()
+
+
+def test_a_late_joiner_watches_the_projector_view(host):
+    room = fast_room(host)
+    anna = RoomClient(room.code, "Anna")
+    room.start()
+    cleo = RoomClient(room.code, "Cleo")
+    try:
+        assert cleo.seat is None
+        assert wait_until(lambda: cleo.view is not None)
+        assert cleo.view.seat is None and cleo.view.prompt.kind in ("wait", "over")
+        ack = cleo.submit(GuessAnswer(0, 1), cleo.view.state_id)
+        assert (ack.status, ack.code) == ("rejected", "not_your_seat")
+    finally:
+        anna.close(), cleo.close()
+
+
+def test_a_closed_room_tells_its_students(host):
+    room = fast_room(host)
+    anna = RoomClient(room.code, "Anna")
+    host.close()
+    assert wait_until(lambda: anna.status == "closed")
+    assert anna.message == "The teacher closed the room."
+    anna.close()
+
+
+def test_any_store_with_the_interface_holds_the_rooms():
+    class CountingStore(MemoryStore):
+        saves = 0
+
+        def save(self, room):
+            CountingStore.saves += 1
+            super().save(room)
+
+    store = CountingStore()
+    room_host = RoomHost(store=store)
+    try:
+        room = fast_room(room_host)
+        anna = RoomClient(room.code, "Anna")
+        assert store.get(room.code).member("anna").seat == 0 and CountingStore.saves >= 1
+        anna.close()
+    finally:
+        room_host.close()
+
+
+def test_protocol_parsing_messages():
+    assert parse_client('{"v":1,"type":"join","room":"K7-PQ45","name":"  Anna   Kovacs "}').name == "Anna Kovacs"
+    with pytest.raises(ProtocolError, match="ref must be a whole number"):
+        parse_client('{"v":1,"type":"intent","ref":1.5,"token":"t","state_id":"1:0","intent":{}}')
+    with pytest.raises(ProtocolError, match="the message is not JSON"):
+        parse_client('{"v":1,"type":"join","room":"x","name":NaN}')
+    with pytest.raises(ProtocolError, match="a name has at most 40 characters"):
+        parse_client(json.dumps({"v": 1, "type": "join", "room": "x", "name": "a" * 41}))
+    with pytest.raises(ProtocolError, match="unknown intent 'timeout'"):
+        intent_action(0, {"kind": "timeout"})
+    with pytest.raises(ProtocolError, match="value must be a whole number"):
+        intent_action(0, {"kind": "guess", "value": True})
+    assert intent_action(2, {"kind": "attack", "territory": "HU-PE", "wings": True}).wings
+
+
+def test_the_map_a_student_receives_draws_the_same(host):
+    from triviador_nb.maps import load_builtin_map
+    game_map = load_builtin_map("world19")
+    again = map_from_plain(json.loads(json.dumps(map_to_plain(game_map))))
+    assert again.board == game_map.board and again.labels == {t: tuple(p) for t, p in game_map.labels.items()}
+    assert again.bounds == game_map.bounds and again.title == game_map.title
+    assert all(again.features[t]["geometry"] == game_map.features[t]["geometry"] for t in game_map.board.territories)

@@ -1,0 +1,404 @@
+"""A student's side of a room: the connection to the host and the screen's source.
+
+:class:`RoomClient` keeps one WebSocket connection to the room host on a
+thread of its own, holds the latest view of the student's seat, sends
+intents and waits for their acks, and reconnects by itself when the network
+drops (quoting the seat's token, so the student is back in the seat). The
+token is kept in ``~/.triviador_nb/rooms.json`` (readable by the student
+only), so after a kernel restart ``join`` with the same code and name finds
+the seat again. :class:`RemoteSource` makes the client the source of the one
+game screen (:class:`~triviador_nb.ui.screen.GameScreen`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import itertools
+import json
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from ..classroom import Ack, Clock, Timer
+from ..engine import Action
+from ..engine.view import View
+from ..maps import GameMap
+from . import codes
+from .protocol import MAX_HOST_MESSAGE, ProtocolError, action_intent, clean_name, dumps, map_from_plain
+
+ACK_TIMEOUT_S = 5.0  # the longest a click waits for the host's answer
+JOIN_TIMEOUT_S = 8.0  # the longest join() waits for the first answer
+RECONNECT_ATTEMPTS = 150  # then the client gives up (about five minutes)
+RECONNECT_MAX_WAIT_S = 2.0
+FATAL = frozenset({"no_such_room", "name_taken", "bad_token", "room_full", "too_many_tries", "wrong_version"})
+
+
+class JoinError(Exception):
+    """The room refused the join, or could not be reached; ``str()`` is a
+    sentence for the student, ``code`` says why (``"no_such_room"``...)."""
+
+    def __init__(self, code: str, reason: str):
+        super().__init__(reason)
+        self.code = code
+
+
+def room_url(code: str, address: str | None = None) -> str:
+    """The WebSocket URL of room ``code``.
+
+    Args:
+        address: None (this machine: 127.0.0.1), a host name or IP
+            (``"192.168.1.20"``), ``"host:port"``, or a whole ``ws://`` /
+            ``wss://`` URL. Without a port, the port is the code's.
+
+    Raises:
+        CodeError: not a room code.
+    """
+    port = codes.port_of(code)
+    if address is None or not address.strip():
+        return f"ws://127.0.0.1:{port}"
+    address = address.strip()
+    if address.startswith(("ws://", "wss://")):
+        return address
+    if address.count(":") == 1:  # host:port
+        return f"ws://{address}"
+    if ":" in address and not address.startswith("["):  # a bare IPv6 address
+        return f"ws://[{address}]:{port}"
+    return f"ws://{address}:{port}"
+
+
+def token_file() -> Path:
+    """Where seat tokens are kept: ``$TRIVIADOR_NB_HOME/rooms.json`` or ``~/.triviador_nb/rooms.json``."""
+    home = os.environ.get("TRIVIADOR_NB_HOME") or str(Path.home() / ".triviador_nb")
+    return Path(home) / "rooms.json"
+
+
+def _load_tokens() -> dict[str, str]:
+    try:
+        data = json.loads(token_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(data, dict) else {}
+
+
+def _save_token(key: str, token: str) -> None:
+    """Keep the seat's token, readable by this user only (best effort)."""
+    tokens = _load_tokens()
+    tokens[key] = token
+    path = token_file()
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(path.with_suffix(".tmp"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(dict(list(tokens.items())[-200:]), out)
+        os.replace(path.with_suffix(".tmp"), path)
+    except OSError:
+        pass  # a read-only home: rejoining after a kernel restart then needs the teacher
+
+
+class RoomClient:
+    """One student's connection to a room.
+
+    Args:
+        code: the room code (``"K7-PQ4"``).
+        name: the student's (or team's) name.
+        address: where the host is (see :func:`room_url`); None: this machine.
+
+    Attributes:
+        code, name, url: the room, the name as the room shows it, the URL.
+        seat: the seat (None: waiting in the lobby or watching).
+        game_map: the map the host sent; view: the seat's latest view (None
+            before Start); held: the teacher holds the game; roles: seat ->
+            who plays it; lobby: the latest lobby message.
+        status: ``"connecting"``, ``"joined"``, ``"reconnecting"``,
+            ``"closed"`` (the teacher closed the room) or ``"refused"``.
+        message: the latest sentence from the room (an error, a refusal).
+
+    Raises:
+        JoinError: the room refused the join or cannot be reached.
+        ValueError: a name that cannot be used (empty, too long).
+        CodeError: not a room code.
+    """
+
+    def __init__(self, code: str, name: str, address: str | None = None, join_timeout_s: float = JOIN_TIMEOUT_S):
+        self.code = codes.shown(code)
+        try:
+            self.name = clean_name(name if isinstance(name, str) else "")
+        except ProtocolError as error:
+            raise ValueError(error.reason[0].upper() + error.reason[1:] + ".") from None
+        self.url = room_url(code, address)
+        self._key = f"{self.url}|{codes.normalise(code)}|{self.name.casefold()}"
+        self.token: str | None = _load_tokens().get(self._key)
+        self.seat: int | None = None
+        self.game_map: GameMap | None = None
+        self.view: View | None = None
+        self.view_at = 0.0
+        self.held = False
+        self.roles: dict[int, str] = {}
+        self.lobby: dict[str, Any] = {}
+        self.status = "connecting"
+        self.message = ""
+        self.rejoins = 0
+        self._listeners: list[Callable[[], None]] = []
+        self._pending: dict[int, concurrent.futures.Future] = {}
+        self._refs = itertools.count(1)
+        self._ws = None
+        self._closing = False
+        self._first = threading.Event()
+        self._first_error: JoinError | None = None
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._run, name=f"triviador-room-{self.code}", daemon=True)
+        self._thread.start()
+        if not self._first.wait(join_timeout_s):
+            self.close()
+            raise JoinError("no_answer", f"No room answered at {self.url}: check the code and that the "
+                                         "teacher's room is open.")
+        if self._first_error is not None:
+            self.close()
+            raise self._first_error
+
+    # ------------------------------------------------------------------ use
+
+    def on_change(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` (on the client's thread) after every message."""
+        self._listeners.append(listener)
+
+    def submit(self, action: Action, state_id: str | None = None) -> Ack:
+        """Send the seat's intent and wait for the host's answer.
+
+        Returns:
+            The host's :class:`Ack`; a ``"rejected"`` one with code
+            ``"no_connection"`` while reconnecting, ``"no_answer"`` when the
+            host did not answer in time.
+        """
+        if self.status != "joined" or self.token is None:
+            return Ack("rejected", "no_connection", "not connected to the room (reconnecting…)")
+        try:
+            intent = action_intent(action)
+        except ValueError as error:
+            return Ack("rejected", "not_an_intent", str(error))
+        ref = next(self._refs)
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        self._pending[ref] = future
+        sid = state_id if state_id is not None else (self.view.state_id if self.view is not None else "")
+        text = dumps("intent", ref=ref, token=self.token, state_id=sid, intent=intent)
+        self.loop.call_soon_threadsafe(lambda: self.loop.create_task(self._send(text)))
+        try:
+            return future.result(timeout=ACK_TIMEOUT_S)
+        except concurrent.futures.TimeoutError:
+            return Ack("rejected", "no_answer", "the room did not answer in time: check the connection")
+        finally:
+            self._pending.pop(ref, None)
+
+    def drop_connection(self) -> None:
+        """Cut the connection as a network failure would (the client then
+        reconnects by itself). For tests and for trying rejoin by hand."""
+        ws = self._ws
+        if ws is not None:
+            self.loop.call_soon_threadsafe(lambda: ws.transport.abort())
+
+    def close(self) -> None:
+        """Leave: close the connection and stop the client's thread."""
+        self._closing = True
+        ws = self._ws
+        if ws is not None and self.loop.is_running():
+            asyncio.run_coroutine_threadsafe(ws.close(), self.loop)
+        if self.loop.is_running():
+            self.loop.call_soon_threadsafe(self._stop_soon)
+        self._thread.join(timeout=5.0)
+
+    def _stop_soon(self) -> None:
+        self.loop.call_later(0.2, self.loop.stop)
+
+    # ------------------------------------------------------------------ the connection
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        task = self.loop.create_task(self._connection())
+        task.add_done_callback(lambda _t: self.loop.stop() if not self._closing else None)
+        self.loop.run_forever()
+        for pending in asyncio.all_tasks(self.loop):
+            pending.cancel()
+        try:
+            self.loop.run_until_complete(asyncio.sleep(0))
+        except RuntimeError:
+            pass
+        self.loop.close()
+
+    async def _connection(self) -> None:
+        for attempt in range(RECONNECT_ATTEMPTS):
+            if self._closing:
+                return
+            try:
+                async with connect(self.url, max_size=MAX_HOST_MESSAGE, open_timeout=5, ping_interval=5,
+                                   ping_timeout=20, close_timeout=2) as ws:
+                    self._ws = ws
+                    await ws.send(dumps("join", room=self.code, name=self.name,
+                                        **({"token": self.token} if self.token else {})))
+                    async for raw in ws:
+                        if self._handle(raw) == "stop":
+                            return
+            except (OSError, ConnectionClosed, InvalidHandshake, InvalidURI, asyncio.TimeoutError) as error:
+                if isinstance(error, InvalidURI):
+                    self._fail("bad_address", f"{self.url} is not an address a room can have.")
+                    return
+            finally:
+                self._ws = None
+            if self._closing or self.status in ("closed", "refused"):
+                return
+            if not self._first.is_set():
+                self._fail("no_answer", f"No room answered at {self.url}: check the code and that the "
+                                        "teacher's room is open.")
+                return
+            self.status = "reconnecting"
+            self.message = "Connection lost: reconnecting…"
+            for future in list(self._pending.values()):
+                if not future.done():
+                    future.set_result(Ack("rejected", "no_connection", "the connection dropped: try again"))
+            self._notify()
+            await asyncio.sleep(min(RECONNECT_MAX_WAIT_S, 0.1 * 2 ** attempt))
+        self.status = "refused"
+        self.message = "The room cannot be reached any more. Run the join cell again to try."
+        self._notify()
+
+    async def _send(self, text: str) -> None:
+        ws = self._ws
+        if ws is None:
+            return
+        try:
+            await ws.send(text)
+        except ConnectionClosed:
+            pass
+
+    def _fail(self, code: str, reason: str) -> None:
+        self.status, self.message = "refused", reason
+        if not self._first.is_set():
+            self._first_error = JoinError(code, reason)
+            self._first.set()
+        self._notify()
+
+    def _handle(self, raw: str | bytes) -> str:
+        """One message from the host; ``"stop"`` ends the connection for good."""
+        try:
+            data = json.loads(raw)
+            kind = data["type"]
+        except (ValueError, TypeError, KeyError):
+            return ""  # a broken message from the host is left unread
+        try:
+            if kind == "welcome":
+                self.token, self.seat, self.name = data["token"], data["seat"], data["name"]
+                if "map" in data:
+                    self.game_map = map_from_plain(data["map"])
+                if self.status == "reconnecting":
+                    self.rejoins += 1
+                self.status, self.message = "joined", ""
+                _save_token(self._key, self.token)
+                self._first.set()
+            elif kind == "lobby":
+                self.lobby = data
+                self.seat = data["you"]["seat"]
+            elif kind == "view":
+                self.view = View.from_dict(data["view"])
+                self.view_at = time.monotonic()
+                self.held = bool(data.get("held"))
+                self.roles = {int(k): str(v) for k, v in data.get("roles", {}).items()}
+            elif kind == "ack":
+                future = self._pending.get(data["ref"])
+                if future is not None and not future.done():
+                    future.set_result(Ack(data["status"], data["code"], data.get("reason", ""), data.get("ms")))
+                return ""
+            elif kind == "error":
+                if data["code"] in FATAL:
+                    if data["code"] == "bad_token" and self._first.is_set():
+                        self.message = data["reason"]
+                    else:
+                        self._fail(data["code"], data["reason"])
+                        return "stop"
+                self.message = data["reason"]
+            elif kind == "closed":
+                self.status, self.message = "closed", data.get("reason", "The room closed.")
+                self._first_error = self._first_error or (None if self._first.is_set()
+                                                          else JoinError("closed", self.message))
+                self._first.set()
+                self._notify()
+                return "stop"
+        except (ValueError, TypeError, KeyError, ProtocolError) as error:
+            self.message = f"The room sent something this screen cannot read ({error})."
+        self._notify()
+        return ""
+
+    def _notify(self) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener()
+            except Exception:  # noqa: BLE001 - a screen's fault must not drop the connection
+                pass
+
+
+class RemoteSource:
+    """A room client as the source of the game screen.
+
+    Args:
+        client: the connection.
+        screen_clock: the loop the screen lives on (the student kernel's).
+    """
+
+    can_restart = False
+
+    def __init__(self, client: RoomClient, screen_clock: Clock):
+        self.client, self.clock = client, screen_clock
+
+    started = property(lambda self: self.client.view is not None and self.client.view.started)
+    paused = property(lambda self: self.client.view is not None and self.client.view.paused)
+    held = property(lambda self: self.client.held)
+    stopped = property(lambda self: self.client.status in ("closed", "refused"))
+    state_id = property(lambda self: self.client.view.state_id if self.client.view is not None else "")
+
+    def view(self, seat: int | None) -> View:
+        return self.client.view
+
+    def submit(self, seat: int, intent: Action, state_id: str | None = None) -> Ack:
+        return self.client.submit(intent, state_id)
+
+    def on_change(self, listener: Callable[[], None]) -> None:
+        self.client.on_change(lambda: self.clock.call_soon_threadsafe(listener))
+
+    def time_left(self) -> float:
+        v = self.client.view
+        if v is None:
+            return 0.0
+        if v.paused:
+            return v.time_left_s
+        return max(0.0, v.time_left_s - (time.monotonic() - self.client.view_at))
+
+    def call_later(self, delay_s: float, callback: Callable[[], None]) -> Timer:
+        return self.clock.call_later(delay_s, callback)
+
+    def roles(self) -> dict[int, str]:
+        return dict(self.client.roles)
+
+    def title_note(self) -> str:
+        return f"room {self.client.code}"
+
+    def report_html(self) -> str:
+        return ""
+
+    def take_fault(self) -> str:
+        return ""
+
+    def start(self) -> None:
+        pass
+
+    def recover(self) -> None:
+        pass
+
+    def restart(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass

@@ -1,0 +1,73 @@
+"""What keeps a room standing against a hostile or broken client: rate limits.
+
+Both limits count on the host's monotonic clock, given by the caller, so the
+tests drive them without waiting.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+FAILED_JOINS_PER_ADDRESS = 10  # failed joins allowed from one address...
+FAILED_JOINS_ALL = 60  # ...and from all addresses together...
+FAILED_JOIN_WINDOW_S = 60.0  # ...in this many seconds
+MESSAGES_PER_S = 10.0  # a connection's steady rate of messages
+MESSAGE_BURST = 30  # and the burst it may send at once
+DROPS_BEFORE_CLOSE = 200  # refused messages after which a flooding connection is closed
+
+
+class MessageBudget:
+    """A token bucket per connection: ``MESSAGES_PER_S`` messages a second,
+    bursts of ``MESSAGE_BURST``; a student clicking fast never meets it."""
+
+    def __init__(self, now: float, rate: float = MESSAGES_PER_S, burst: int = MESSAGE_BURST):
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.at = now
+        self.dropped = 0
+
+    def allow(self, now: float) -> bool:
+        """Whether one more message may be read now (False counts a drop)."""
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.dropped += 1
+        return False
+
+    @property
+    def flooding(self) -> bool:
+        """So many messages were refused that the connection should be closed."""
+        return self.dropped >= DROPS_BEFORE_CLOSE
+
+
+class FailedJoins:
+    """Failed joins (a wrong code, a wrong token) in a sliding window, per
+    address and for the whole host: once either is over its limit, every join
+    from there is refused - even one with the right code - until the window
+    has moved on. Trying all 923,521 codes of a host takes days this way."""
+
+    def __init__(self, per_address: int = FAILED_JOINS_PER_ADDRESS, overall: int = FAILED_JOINS_ALL,
+                 window_s: float = FAILED_JOIN_WINDOW_S):
+        self.per_address, self.overall, self.window_s = per_address, overall, window_s
+        self._all: deque[tuple[float, str]] = deque()
+
+    def _trim(self, now: float) -> None:
+        while self._all and self._all[0][0] <= now - self.window_s:
+            self._all.popleft()
+
+    def blocked(self, address: str, now: float) -> float:
+        """Seconds until ``address`` may try again (0: it may now)."""
+        self._trim(now)
+        if len(self._all) >= self.overall:
+            return self._all[0][0] + self.window_s - now
+        mine = [t for t, a in self._all if a == address]
+        if len(mine) >= self.per_address:
+            return mine[0] + self.window_s - now
+        return 0.0
+
+    def failed(self, address: str, now: float) -> None:
+        """Count a failed join from ``address``."""
+        self._trim(now)
+        self._all.append((now, address))

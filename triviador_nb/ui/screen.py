@@ -1,0 +1,479 @@
+"""The game screen: the widgets that render one seat's view and send its intents.
+
+There is one screen. It reads only a :class:`~triviador_nb.engine.view.View`
+and sends intents, through a :class:`ScreenSource`: the single-screen game's
+source is the game table in the same kernel (:class:`TableSource`); a
+student's source is the room client, fed by views the room host sends
+(``triviador_nb.rooms.client``); the teacher's projector reads a room's table
+from the host's thread. Every callback is guarded: an error is shown in the
+message line, and the game in progress is kept.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Callable, Protocol
+
+import ipywidgets as w
+
+from .. import words
+from ..classroom import Ack, Clock, Table, Timer
+from ..engine import Action, ChoiceAnswer, GuessAnswer, Pick, Rebuild
+from ..engine import Attack as AttackAction
+from ..engine.view import View
+from ..maps import GameMap
+from . import panels
+from .cells import close_widgets
+from .map_view import MapView
+from .palette import seat_colour
+from .question_panel import QuestionPanel
+from .styles import CSS
+
+TICK_S = 0.25  # countdown refresh, seconds
+LETTERS = "ABCD"
+
+
+class ScreenSource(Protocol):
+    """Where a screen's views come from and its intents go.
+
+    Attributes:
+        started, paused, held, stopped: play has begun; a result is on screen
+            or the teacher holds the game; the teacher holds it; the game is
+            closed for good.
+        state_id: the moment intents answer now (the view's).
+        can_restart: "Play again" is offered when the game ends.
+    """
+
+    started: bool
+    paused: bool
+    held: bool
+    stopped: bool
+    state_id: str
+    can_restart: bool
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may see now."""
+
+    def submit(self, seat: int, intent: Action, state_id: str | None = None) -> Ack:
+        """Send ``seat``'s intent, answering the moment ``state_id`` (the
+        prompt the screen showed); the answer says what became of it."""
+
+    def on_change(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` on the screen's own loop after every change."""
+
+    def time_left(self) -> float:
+        """Seconds left on the open prompt's timer."""
+
+    def call_later(self, delay_s: float, callback: Callable[[], None]) -> Timer:
+        """Run ``callback`` on the screen's loop (the countdown's ticks)."""
+
+    def roles(self) -> dict[int, str]:
+        """Seat -> who plays it (``"bot · medium"``, a team's members)."""
+
+    def title_note(self) -> str:
+        """A note after the title (the game number on the single screen)."""
+
+    def report_html(self) -> str:
+        """How the questions went, once the game is over ("" for none)."""
+
+    def take_fault(self) -> str:
+        """The last unexpected error behind the screen, once ("" for none)."""
+
+    def start(self) -> None: ...
+    def recover(self) -> None: ...
+    def restart(self) -> None: ...
+    def stop(self) -> None: ...
+
+
+class TableSource:
+    """A game table as a screen's source.
+
+    Args:
+        table: the table.
+        screen_clock: the loop the screen's widgets live on; None when it is
+            the table's own (the single-screen game). When they differ (the
+            projector of a room, whose table runs on the host's thread), every
+            change is handed to the screen's loop, so a slow screen never holds
+            the table up and the table never touches widgets from its thread.
+        roles: gives seat -> who plays it; by default the table's bots' skills.
+        report: makes the after-game question report's HTML (None: none).
+        note: the note after the title.
+    """
+
+    def __init__(self, table: Table, screen_clock: Clock | None = None, roles: Callable[[], dict[int, str]] | None = None,
+                 report: Callable[[], str] | None = None, note: str | None = None):
+        self.table = table
+        self.clock = screen_clock or table.clock
+        self._handed = screen_clock is not None and screen_clock is not table.clock
+        self._roles = roles
+        self._report = report
+        self._note = note
+
+    started = property(lambda self: self.table.started)
+    paused = property(lambda self: self.table.paused or self.table.held)
+    held = property(lambda self: self.table.held)
+    stopped = property(lambda self: self.table.stopped)
+    state_id = property(lambda self: self.table.state_id)
+    can_restart = property(lambda self: self.table.new_game is not None and not self._handed)
+
+    def view(self, seat: int | None) -> View:
+        return self.table.view(seat)
+
+    def submit(self, seat: int, intent: Action, state_id: str | None = None) -> Ack:
+        return self.table.submit(seat, intent)  # the single screen is never behind its own table
+
+    def on_change(self, listener: Callable[[], None]) -> None:
+        if self._handed:
+            self.table.on_change(lambda _events: self.clock.call_soon_threadsafe(listener))
+        else:
+            self.table.on_change(lambda _events: listener())
+
+    def time_left(self) -> float:
+        return self.table.time_left()
+
+    def call_later(self, delay_s: float, callback: Callable[[], None]) -> Timer:
+        return self.clock.call_later(delay_s, callback)
+
+    def roles(self) -> dict[int, str]:
+        if self._roles is not None:
+            return dict(self._roles())
+        return {s: f"bot · {b.skill.name}" for s, b in self.table.bots.items()}
+
+    def title_note(self) -> str:
+        return self._note if self._note is not None else f"game {self.table.game.seed}"
+
+    def report_html(self) -> str:
+        return self._report() if self._report is not None else ""
+
+    def take_fault(self) -> str:
+        fault, self.table.fault = self.table.fault, ""
+        return fault
+
+    def start(self) -> None:
+        self.table.start()
+
+    def recover(self) -> None:
+        self.table.recover()
+
+    def restart(self) -> None:
+        self.table.restart()
+
+    def stop(self) -> None:
+        if not self._handed:  # a projector closing does not close the room's table
+            self.table.stop()
+
+
+class GameScreen:
+    """One seat's game screen.
+
+    Args:
+        source: where views come from and intents go.
+        game_map: the map the game is played on (its geometry is drawn).
+        seat: the seat the person at the screen plays, or None to watch.
+        start_button: show "Start the game" before play (the single screen;
+            a room starts from its lobby).
+
+    Attributes:
+        source: the source; seat: the screen's seat.
+        widget: the root widget (the screen also displays itself).
+        map_view, panel: the map and the question panel (tests click them).
+    """
+
+    def __init__(self, source: ScreenSource, game_map: GameMap, seat: int | None, start_button: bool = True):
+        self.source = source
+        self.game_map = game_map
+        self.seat = seat
+        self._start_shown = start_button
+        self._stopped = False
+        self._recovering = False
+        self._shown = ""  # the state id whose prompt the panel shows
+        self._shown_reveal: int | None = None  # the event index of the result shown
+        self._answer_noted = ""  # the state id whose answer (maybe a team-mate's) the panel shows
+        self._build_widgets()
+        source.on_change(lambda: self._guarded(self._refresh))
+        self._refresh()
+
+    @property
+    def view(self) -> View:
+        """What the screen's seat may see now (the only thing the screen shows)."""
+        return self.source.view(self.seat)
+
+    def start(self) -> None:
+        """Begin play: the first question appears and its timer starts."""
+        if not self.source.started:
+            self._say("")
+        self._guarded(self.source.start)
+
+    # ------------------------------------------------------------------ layout
+
+    def _build_widgets(self) -> None:
+        self.map_view = MapView(self.game_map, note="Map: Made with Natural Earth")
+        v = self.view
+        self.map_view.preload_labels([seat_colour(p.colour) for p in v.players], v.point_values,
+                                     v.base_value, v.base_towers)
+        self.map_view.on_territory_click(lambda t: self._guarded(self._territory_clicked, t))
+        self.panel = QuestionPanel()
+        self.panel.on_choice(lambda i: self._guarded(self._choice, i))
+        self.panel.on_guess(lambda v: self._guarded(self._guess, v))
+        self.title = w.HTML()
+        self.status = w.HTML()
+        self.message = w.HTML(layout={"min_height": "1.6em"})
+        self.scoreboard = w.HTML()
+        self.reveal = w.HTML()
+        self.log = w.HTML()
+        self.ranking = w.HTML()
+        self.report_view = w.HTML()
+        self.report_box = w.Accordion(children=(self.report_view,), titles=("How did the questions go?",),
+                                      selected_index=None, layout={"display": "none"})
+        self.play_again = self._big_button("Play again", "success",
+                                           lambda: self.restart() if self.view.is_over else None)
+        self.wings = w.ToggleButton(description="Use Magic Wings", icon="", value=False,
+                                    tooltip="Attack one territory or castle that does not border you (once a game)",
+                                    layout={"width": "49%", "height": "48px", "display": "none"},
+                                    style={"font_weight": "bold"})
+        self.wings.observe(lambda _: self._guarded(self._refresh), "value")
+        self.rebuild_button = w.Button(description="Rebuild castle", button_style="warning",
+                                       tooltip="Answer one question right and every tower stands again",
+                                       layout={"width": "49%", "height": "48px", "display": "none"},
+                                       style={"font_weight": "bold"})
+        self.rebuild_button.on_click(lambda _: self._guarded(self._rebuild_clicked))
+        turn_controls = w.HBox([self.wings, self.rebuild_button],
+                               layout={"width": "100%", "justify_content": "space-between"})
+        self.start_button = self._big_button("Start the game", "primary", self.start)
+        side = w.VBox([self.scoreboard, self.start_button, self.message, self.panel.widget, turn_controls,
+                       self.ranking, self.play_again, self.report_box, self.reveal, self.log],
+                      layout={"flex": "1 1 0", "min_width": "300px", "padding": "0 0 0 12px",
+                              "overflow": "visible"})
+        self.widget = w.VBox([w.HTML(CSS), self.title, self.status,
+                              w.HBox([self.map_view.widget, side], layout={"align_items": "flex-start",
+                                                                          "width": "100%"})],
+                             layout={"width": "100%"})
+        self.widget.add_class("tnb-root")
+
+    def _big_button(self, label: str, style: str, action: Callable[[], None]) -> w.Button:
+        button = w.Button(description=label, button_style=style, layout={"width": "100%", "height": "56px"},
+                          style={"font_size": "22px", "font_weight": "bold"})
+        button.on_click(lambda _: self._guarded(action))
+        return button
+
+    def _repr_mimebundle_(self, **kwargs: object) -> dict:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    # ------------------------------------------------------------------ flow
+
+    def _refresh(self) -> None:
+        """Show the seat's view: the panels, the map, and the question panel
+        when the prompt or the result is new."""
+        if self._stopped:
+            return
+        source = self.source
+        fault = source.take_fault()
+        if fault:
+            self._say(f"Something went wrong ({fault}). The game goes on.", warn=True)
+            source.recover()
+            return
+        v = self.view
+        self._render(v)
+        if not v.started:
+            first = ("the players choose their bases then" if v.stage == "base"
+                     else "the bases are drawn; the first question's timer starts then")
+            self.panel.clear(f"Press Start when the class is ready: {first}.")
+        elif v.is_over:
+            self._shown = v.state_id
+            self.panel.clear("The game is over.")
+        elif v.paused and not source.held and v.reveal is not None and v.reveal.index != self._shown_reveal:
+            self._shown_reveal, self._shown = v.reveal.index, ""
+            self.panel.result(words.outcome_lines(v) or ["See the result below."])
+        elif not v.paused and v.state_id != self._shown:
+            self._show_prompt(v)
+        elif (not v.paused and v.question is not None and v.question.my_answer is not None
+              and self._answer_noted != v.state_id):
+            self._note_answer(v)  # a team-mate's answer (or ours, seen again after a rejoin)
+
+    def _show_prompt(self, v: View) -> None:
+        self._shown = v.state_id
+        kind = v.prompt.kind
+        if v.question is not None:
+            q = v.question
+            self.panel.ask(words.question_title(v), q.text, q.options, kind == "answer", q.time_limit_s)
+            if q.my_answer is not None:
+                self._note_answer(v)
+            self._tick(v.state_id)
+        elif kind in ("base", "pick", "claim", "attack"):
+            self.wings.value = False
+            self.panel.prompt("Your turn", words.turn_text(v), v.prompt.time_limit_s)
+            self._tick(v.state_id)
+        else:
+            name = v.players[v.acting[0]].name
+            self.panel.clear({"base": f"{name} is choosing a base…", "pick": f"{name} is choosing a territory…"}
+                             .get(v.stage, f"{name} is choosing whom to attack…"))
+
+    def _note_answer(self, v: View) -> None:
+        """The seat's answer is in (typed here or by a team-mate): say which."""
+        self._answer_noted = v.state_id
+        q = v.question
+        given = str(q.my_answer) if q.kind == "guess" else LETTERS[q.my_answer]
+        self.panel.stop(f"Answer in: {given}. Waiting for the others…")
+
+    def _tick(self, state_id: str) -> None:
+        """Keep the panel's countdown in step with the source's deadline while
+        the prompt ``state_id`` is open."""
+        source = self.source
+        if self._stopped or source.stopped or source.state_id != state_id or source.paused:
+            return
+        self.panel.set_time_left(source.time_left())
+        source.call_later(TICK_S, lambda: self._guarded(self._tick, state_id))
+
+    # ------------------------------------------------------------------ input
+
+    def _choice(self, option: int) -> None:
+        if self.seat is not None:
+            self._answered(self.source.submit(self.seat, ChoiceAnswer(self.seat, option), self._shown or None), LETTERS[option])
+
+    def _guess(self, value: int) -> None:
+        if self.seat is not None:
+            self._answered(self.source.submit(self.seat, GuessAnswer(self.seat, value), self._shown or None), str(value))
+
+    def _answered(self, ack: Ack, given: str) -> None:
+        """Say what became of the answer, unless its result is on screen already."""
+        v = self.view
+        still_open = not v.paused and v.question is not None
+        if ack.status == "accepted" and still_open:
+            self._answer_noted = v.state_id
+            self.panel.stop(f"Answer sent: {given} in {ack.ms / 1000:.1f} s. Waiting for the others…")
+        elif ack.status == "late" and still_open:
+            self.panel.warn("Too late: the timer had run out, so this counts as no answer.")
+        elif ack.status == "duplicate" and still_open:
+            self._note_answer(v)
+        elif ack.status == "rejected":
+            self._say(ack.reason[0].upper() + ack.reason[1:].rstrip(".") + ".", warn=True)
+
+    def _territory_clicked(self, territory: str) -> None:
+        v = self.view
+        name = next((t.name for t in v.territories if t.id == territory), territory)
+        if self.seat is None:
+            return self._say(f"{name}: you are watching this game.")
+        if not v.started:
+            return self._say("Press Start to begin the game." if self._start_shown
+                             else "The game has not started yet.", in_panel=True)
+        if v.paused:
+            return self._say("One moment: the result is still on screen.")
+        if v.prompt.kind not in ("base", "pick", "claim", "attack"):
+            return self._say(f"{name}: it is not your turn to choose a territory.")
+        wings = v.prompt.kind == "attack" and self.wings.value and territory in v.prompt.wings_choices
+        action = AttackAction(self.seat, territory, wings=wings) if v.prompt.kind == "attack" \
+            else Pick(self.seat, territory)
+        ack = self.source.submit(self.seat, action, self._shown or None)
+        if ack.status == "rejected":
+            self._say(f"You cannot choose {name}: {ack.reason}.", warn=True, in_panel=True)
+        elif ack.accepted:
+            self._say("")
+
+    def _rebuild_clicked(self) -> None:
+        if self.seat is not None and self.view.prompt.can_rebuild:
+            ack = self.source.submit(self.seat, Rebuild(self.seat), self._shown or None)
+            if ack.status == "rejected":
+                self._say(ack.reason[0].upper() + ack.reason[1:] + ".", warn=True)
+
+    # ------------------------------------------------------------------ display
+
+    def _render(self, v: View) -> None:
+        source = self.source
+        roles = source.roles()
+        if self.seat is not None:
+            roles[self.seat] = "you"
+        note = source.title_note()
+        note_html = f'<span class="tnb-note" style="font-size:14px"> · {escape(note)}</span>' if note else ""
+        self.title.value = (f'<div class="tnb-title">{escape(v.rules_title)} · {escape(self.game_map.title)}'
+                            f'{note_html}</div>')
+        self.status.value = panels.status_html(v)
+        self.scoreboard.value = panels.scoreboard_html(v, roles)
+        self.reveal.value = panels.reveal_html(v)
+        self.log.value = panels.log_html(v)
+        over = v.is_over
+        self.ranking.value = panels.ranking_html(v) if over else ""
+        report = source.report_html() if over else ""
+        self.report_box.layout.display = None if report else "none"
+        self.report_view.value = report
+        self.play_again.layout.display = None if over and source.can_restart else "none"
+        self.start_button.layout.display = "none" if v.started or not self._start_shown else None
+        self.panel.widget.layout.display = "none" if over else "flex"
+        prompt = v.prompt
+        mine = v.started and not v.paused and prompt.kind in ("base", "pick", "claim", "attack")
+        my_attack = mine and prompt.kind == "attack"
+        choosable = list(prompt.choices) if mine else []
+        if my_attack and self.wings.value:
+            choosable += list(prompt.wings_choices)
+        self.wings.layout.display = None if my_attack and prompt.wings_choices else "none"
+        self.rebuild_button.layout.display = None if my_attack and prompt.can_rebuild else "none"
+        colours = [seat_colour(p.colour) for p in v.players]
+        self.map_view.show(
+            owners={t.id: None if t.owner is None else colours[t.owner] for t in v.territories},
+            values={t.id: t.value for t in v.territories},
+            towers={t.id: (t.towers if t.base_of is not None else None) for t in v.territories},
+            total_towers=v.base_towers, choosable=choosable,
+            contested=v.attack.territory if v.attack is not None else None)
+
+    def _say(self, text: str, warn: bool = False, in_panel: bool = False) -> None:
+        """Show a message beside the map (and in the question panel, where the
+        player is looking, when ``in_panel``)."""
+        css = "tnb-warn" if warn else "tnb-note"
+        self.message.value = f'<div class="tnb-message"><span class="{css}">{escape(text)}</span></div>' if text else ""
+        if in_panel:
+            self.panel.warn(text)
+
+    # ------------------------------------------------------------------ control
+
+    def _guarded(self, callback: Callable[..., object], *args: object) -> None:
+        """Run a UI callback; on an unexpected error, show it and carry on from
+        the game as it stands (the engine never keeps a half-applied action)."""
+        if self._stopped:
+            return
+        try:
+            callback(*args)
+        except Exception as error:  # noqa: BLE001 - the game must survive any UI fault
+            if self._recovering:  # the screen failed again while recovering: say so once, and stop trying
+                raise
+            self._say(f"Something went wrong ({type(error).__name__}: {error}). The game goes on.", warn=True)
+            self._recovering = True
+            try:
+                if self.source.started:
+                    self.source.recover()
+            except Exception as again:  # noqa: BLE001
+                self._say(f"Something went wrong twice ({again}). The game is kept; "
+                          "run .resume() to try again.", warn=True)
+            finally:
+                self._recovering = False
+
+    def resume(self) -> None:
+        """Re-arrange timers and bots from the current state (after an error),
+        keeping the time left on the open prompt; starts the game if Start
+        was not pressed yet."""
+        if not self._stopped:
+            self._shown = ""
+            self.source.recover()
+
+    def stop(self) -> None:
+        """Stop this screen for good (and the game, when the screen owns it)."""
+        self._stopped = True
+        self.source.stop()
+
+    def close(self) -> None:
+        """Stop the screen (:meth:`stop`) and close all its widgets, in the
+        kernel and in the browser."""
+        self.stop()
+        self.map_view.close()
+        self.panel.close()
+        close_widgets(self.widget)
+
+    def restart(self) -> None:
+        """Start a new game with the same settings and the next seed ("Play again").
+
+        Raises:
+            RuntimeError: the source cannot start a new game.
+        """
+        if self._stopped:
+            return
+        self._shown, self._shown_reveal, self._answer_noted = "", None, ""
+        self._say("")
+        self.source.restart()

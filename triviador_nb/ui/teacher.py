@@ -1,0 +1,277 @@
+"""The teacher's side of rooms: codes, the lobby, the overview and the projector.
+
+:func:`host` starts a :class:`~triviador_nb.rooms.RoomHost` (its own thread)
+with one or more rooms and shows, for the teacher's projector: each room's
+code in large type and where to join; the lobby (who joined, which seat they
+have - several people in one seat are a team - and a bot for each empty
+seat); Start; and, once a game runs, the projector view of the game (the
+one game screen with no seat: the whole map, scores, the question, who has
+answered but never what, the reveal). With several rooms, an overview shows
+every room's state and score, and any room opens full-size.
+
+The host's thread never touches widgets: every change is handed to the
+kernel's loop, and the lobby is redrawn only when who sits where changed.
+"""
+
+from __future__ import annotations
+
+import socket
+from html import escape
+from typing import Any
+
+import ipywidgets as w
+
+from ..classroom import Clock, LoopClock
+from ..rooms import Room, RoomHost
+from .cells import close_widgets, shown_by_cell
+from .screen import GameScreen, TableSource
+from .styles import CSS
+
+WATCH = "watch"
+
+
+class HostScreen:
+    """The teacher's screen of a room host.
+
+    Args:
+        room_host: the host; rooms: its rooms (shown in this order).
+        clock: the kernel's loop (the widgets' own).
+
+    Attributes:
+        host, rooms: the host and its rooms; shown: the room shown full-size.
+        screens: room code -> its projector screen (once started).
+        widget: the root widget.
+    """
+
+    def __init__(self, room_host: RoomHost, rooms: list[Room], clock: Clock | None = None):
+        self.host, self.rooms = room_host, rooms
+        self.clock = clock or LoopClock()
+        self.shown = rooms[0]
+        self.screens: dict[str, GameScreen] = {}
+        self._lobby_key: Any = None
+        self._closed = False
+        self.codes = w.HTML()
+        self.message = w.HTML()
+        self.overview = w.HTML()
+        self.choose = w.ToggleButtons(options=[r.code for r in rooms], value=rooms[0].code,
+                                      layout={"display": "none" if len(rooms) == 1 else None})
+        self.choose.observe(lambda change: self._guarded(self._show_room, change["new"]), "value")
+        self.lobby = w.VBox()
+        self.start_button = w.Button(description="Start", button_style="primary",
+                                     layout={"width": "320px", "height": "56px"},
+                                     style={"font_size": "22px", "font_weight": "bold"})
+        self.start_button.on_click(lambda _: self._guarded(self._start, self.shown))
+        self.start_all = w.Button(description="Start every room", button_style="primary",
+                                  layout={"width": "320px", "height": "56px",
+                                          "display": "none" if len(rooms) == 1 else None},
+                                  style={"font_size": "22px", "font_weight": "bold"})
+        self.start_all.on_click(lambda _: self._guarded(self._start_every_room))
+        self.refused = w.HTML()
+        self.game = w.VBox(layout={"width": "100%"})
+        self.widget = w.VBox([w.HTML(CSS), self.codes, self.message, self.overview, self.choose, self.lobby,
+                              w.HBox([self.start_button, self.start_all]), self.game, self.refused],
+                             layout={"width": "100%"})
+        self.widget.add_class("tnb-root")
+        for room in rooms:
+            room.on_change(lambda: self.clock.call_soon_threadsafe(lambda: self._guarded(self._refresh)))
+        self._refresh()
+
+    def _repr_mimebundle_(self, **kwargs: object) -> dict:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    # ------------------------------------------------------------------ drawing
+
+    def _refresh(self) -> None:
+        if self._closed:
+            return
+        self.codes.value = self._codes_html()
+        self.overview.value = self._overview_html() if len(self.rooms) > 1 else ""
+        room = self.shown
+        key = (room.code, room.started, tuple((m.name, m.seat, room.connected(m.name)) for m in room.members()),
+               tuple(sorted(room.record.bots.items())))
+        if key != self._lobby_key:
+            self._lobby_key = key
+            self.lobby.children = self._lobby_widgets(room)
+        self.start_button.description = f"Start room {room.code}" if len(self.rooms) > 1 else "Start the game"
+        self.start_button.layout.display = "none" if room.started else None
+        self.start_all.layout.display = None if len(self.rooms) > 1 and not all(r.started for r in self.rooms) \
+            else "none"
+        if room.started and room.code not in self.screens:
+            self.screens[room.code] = GameScreen(
+                TableSource(room.table, screen_clock=self.clock, roles=room.roles, note=f"room {room.code}"),
+                room.game_map, None, start_button=False)
+        screen = self.screens.get(room.code)
+        self.game.children = [screen.widget] if screen is not None else []
+        entries = list(self.host.log)[-8:]
+        self.refused.value = "" if not self.host.refused else (
+            f'<details class="tnb-note"><summary>Refused messages: {self.host.refused}</summary>'
+            + "".join(f"<div>{escape(e.room)} · {escape(e.who)}: {escape(e.text)}</div>" for e in entries)
+            + "</details>")
+
+    def _codes_html(self) -> str:
+        address = self.host.address
+        where = ("on this computer's JupyterLab" if address in ("127.0.0.1", "::1", "localhost")
+                 else f"address {escape(_shown_address(address))}")
+        if self.host.host_part is None:
+            where += f", port {self.host.port}"
+        codes = " ".join(f'<span class="tnb-code">{escape(r.code)}</span>' for r in self.rooms)
+        example = (f'join("{self.rooms[0].code}", name="…")' if address in ("127.0.0.1", "::1", "localhost")
+                   and self.host.host_part is not None
+                   else f'join("{self.rooms[0].code}", name="…", address="{_shown_address(address)}'
+                        f'{"" if self.host.host_part else ":" + str(self.host.port)}")')
+        return (f'<div class="tnb-title">Join the game: {codes}</div>'
+                f'<div style="font-size:20px">Open <b>join.ipynb</b> {where}, type the code and your name '
+                f'(or run <code>{escape(example)}</code>).</div>')
+
+    def _overview_html(self) -> str:
+        rows = []
+        for room in self.rooms:
+            v = room.view(None)
+            if v is None:
+                people = sum(1 for m in room.members() if m.seat is not None)
+                state, scores = f"lobby · {people} seated", ""
+            else:
+                state = "over" if v.is_over else v.phase_name.replace("_", " ")
+                scores = " · ".join(f"{escape(p.name)} {p.score}" for p in v.players)
+            rows.append(f"<tr><td><b>{escape(room.code)}</b></td><td>{escape(state)}</td><td>{scores}</td></tr>")
+        return f'<table class="tnb-scores" style="font-size:18px">{"".join(rows)}</table>'
+
+    def _lobby_widgets(self, room: Room) -> list[w.Widget]:
+        options = [("watch", WATCH)] + [(f"seat {s + 1}", s) for s in range(room.record.seats)]
+        rows: list[w.Widget] = []
+        for seat in range(room.record.seats):
+            members = [m for m in room.members() if m.seat == seat]
+            bot = room.record.bots.get(seat)
+            who = ", ".join(f"{m.name}{'' if room.connected(m.name) else ' (offline)'}" for m in members)
+            label = w.HTML(f'<span style="font-size:18px"><b>Seat {seat + 1}</b>: '
+                           f'{escape(who) if who else ("bot · " + bot if bot else "free: a bot plays it")}'
+                           f'{" · bot plays now (" + bot + ")" if bot and members else ""}</span>',
+                           layout={"width": "520px"})
+            controls: list[w.Widget] = [label]
+            if not room.started and not members:
+                skill = w.Dropdown(options=[("medium bot", "medium"), ("easy bot", "easy"), ("hard bot", "hard")],
+                                   value=bot or "medium", layout={"width": "140px"})
+                skill.observe(lambda change, s=seat: self._guarded(room.set_bot, s, change["new"]), "value")
+                controls.append(skill)
+            elif room.started and members:
+                if bot:
+                    back = w.Button(description="Hand back", layout={"width": "140px"})
+                    back.on_click(lambda _, s=seat: self._guarded(room.hand_back, s))
+                    controls.append(back)
+                else:
+                    hand = w.Button(description="Bot plays it", layout={"width": "140px"},
+                                    tooltip="A silent seat: a medium bot plays it until you hand it back")
+                    hand.on_click(lambda _, s=seat: self._guarded(room.hand_to_bot, s, "medium"))
+                    controls.append(hand)
+            rows.append(w.HBox(controls, layout={"align_items": "center"}))
+        members = room.members()
+        if members:
+            chooser_rows = []
+            for m in members:
+                pick = w.Dropdown(options=options, value=WATCH if m.seat is None else m.seat,
+                                  description=m.name[:20], layout={"width": "260px"},
+                                  style={"description_width": "120px"})
+                pick.observe(lambda change, name=m.name: self._guarded(
+                    room.assign, name, None if change["new"] == WATCH else change["new"]), "value")
+                chooser_rows.append(pick)
+            rows.append(w.HTML('<div class="tnb-note">Move a student to another seat (two in one seat play it as '
+                               'a team), or to "watch":</div>'))
+            rows.append(w.HBox(chooser_rows, layout={"flex_flow": "row wrap"}))
+        else:
+            rows.append(w.HTML('<div class="tnb-note" style="font-size:18px">Nobody has joined yet.</div>'))
+        return rows
+
+    # ------------------------------------------------------------------ actions
+
+    def _show_room(self, code: str) -> None:
+        self.shown = next(r for r in self.rooms if r.code == code)
+        self._lobby_key = None
+        self._refresh()
+
+    def _start(self, room: Room) -> None:
+        try:
+            room.start()
+        except ValueError as refused:
+            self._say(str(refused), warn=True)
+            return
+        self._say("")
+        self._lobby_key = None
+        self._refresh()
+
+    def _start_every_room(self) -> None:
+        for room in self.rooms:
+            if not room.started and any(m.seat is not None for m in room.members()):
+                room.start()
+        self._lobby_key = None
+        self._refresh()
+
+    def _say(self, text: str, warn: bool = False) -> None:
+        css = "tnb-warn" if warn else "tnb-note"
+        self.message.value = f'<div class="tnb-message" style="font-size:18px"><span class="{css}">' \
+                             f'{escape(text)}</span></div>' if text else ""
+
+    def _guarded(self, fn: Any, *args: Any) -> None:
+        if self._closed:
+            return
+        try:
+            fn(*args)
+        except (ValueError, KeyError) as refused:
+            self._say(str(refused).strip("'\""), warn=True)
+        except Exception as error:  # noqa: BLE001 - the teacher's screen must survive any fault
+            self._say(f"Something went wrong ({type(error).__name__}: {error}). The rooms go on.", warn=True)
+
+    def close(self) -> None:
+        """Close every room (students are told), the host and the widgets."""
+        self._closed = True
+        for screen in self.screens.values():
+            screen.close()
+        self.host.close()
+        close_widgets(self.widget)
+
+
+def _shown_address(address: str) -> str:
+    """The address students type: this machine's network address for ``0.0.0.0``."""
+    if address in ("0.0.0.0", "::", ""):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect(("192.0.2.1", 9))  # TEST-NET: no packet is sent by a UDP connect
+                return s.getsockname()[0]
+        except OSError:
+            return socket.gethostname()
+    return address
+
+
+def host(rules: str = "conquiztador", map: Any = "hungary", bank: Any = "general_knowledge_en", rooms: int = 1,
+         address: str = "127.0.0.1", port: int | None = None, seed: int | None = None,
+         pace: float = 1.0) -> HostScreen:
+    """Open game rooms for students on their own kernels; show codes, lobby and projector.
+
+    Args:
+        rules, map, bank: as for :func:`play`.
+        rooms: how many rooms (a class of 30 in ten 3-player games: 10).
+        address: ``"127.0.0.1"`` when students use this machine (JupyterHub);
+            ``"0.0.0.0"`` for laptops on the classroom network.
+        port: by default a free one named by the room codes.
+        seed: the first room's game number (the next rooms count on from it).
+        pace: as for :func:`play`.
+
+    Returns:
+        The :class:`HostScreen` (the cell's value); ``.rooms`` holds the rooms.
+
+    Raises:
+        ValueError: fewer than 1 or more than 50 rooms; unknown rules.
+        OSError: the port cannot be had.
+    """
+    if type(rooms) is not int or not 1 <= rooms <= 50:
+        raise ValueError(f"rooms is a number of rooms from 1 to 50, not {rooms!r}")
+    room_host = RoomHost(address, port)
+    try:
+        opened = [room_host.open_room(rules, map, bank, seed=None if seed is None else seed + i, pace=pace)
+                  for i in range(rooms)]
+    except BaseException:
+        room_host.close()
+        raise
+    screen = HostScreen(room_host, opened)
+    shown_by_cell(screen)
+    return screen
+
