@@ -44,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_bank_parser(commands)
     _add_simulate_parser(commands)
     _add_maps_parser(commands)
+    _add_host_parser(commands)
     return parser
 
 
@@ -322,6 +323,73 @@ def _add_maps_parser(commands: argparse._SubParsersAction) -> None:
     check.add_argument("--players", type=_positive_int, default=3, choices=range(1, 7), metavar="N",
                        help="players needing bases that do not border each other (default: 3; 2 for duel)")
     check.set_defaults(run=_run_maps_check)
+
+
+def _add_host_parser(commands: argparse._SubParsersAction) -> None:
+    host = commands.add_parser(
+        "host",
+        help="serve game rooms to students' kernels (as its own process, e.g. a JupyterHub service)",
+        description="Open game rooms and serve them until stopped (Ctrl-C). Prints each room's code; "
+        "students join with join(CODE, name=..., address=...). A room starts when all its seats are "
+        "taken, or --start-after seconds after its first student sat down (bots fill the rest).",
+    )
+    host.add_argument("--rules", default="conquiztador", help="rule set name (default: conquiztador)")
+    host.add_argument("--map", default="hungary", help="built-in map name or a GeoJSON file (default: hungary)")
+    host.add_argument("--bank", nargs="+", default=["general_knowledge_en"], metavar="FILE",
+                      help="question bank CSV file(s) or a built-in bank name")
+    host.add_argument("--rooms", type=_positive_int, default=1, help="how many rooms (default: 1)")
+    host.add_argument("--address", default="127.0.0.1",
+                      help="address to listen on (default: 127.0.0.1; 0.0.0.0 for a classroom network)")
+    host.add_argument("--port", type=_positive_int, default=None,
+                      help="port (default: a free one in 41000-41960, named by the room codes)")
+    host.add_argument("--start-after", type=float, default=60.0, metavar="S",
+                      help="start a room S seconds after its first student joined (default: 60)")
+    host.add_argument("--pace", type=float, default=1.0, help="bot and result pace (default: 1.0)")
+    host.add_argument("--for", dest="serve_for", type=float, default=None, metavar="S",
+                      help="stop after S seconds (default: serve until stopped)")
+    host.set_defaults(run=_run_host)
+
+
+def _run_host(args: argparse.Namespace) -> int:
+    from triviador_nb.rooms import RoomHost
+
+    try:
+        room_host = RoomHost(args.address, args.port)
+    except OSError as error:
+        print(f"{PROG} host: cannot listen on {args.address}: {error}", file=sys.stderr)
+        return 2
+    try:
+        bank = args.bank if len(args.bank) > 1 else args.bank[0]
+        rooms = [room_host.open_room(args.rules, args.map, bank, pace=args.pace) for _ in range(args.rooms)]
+    except (ValueError, OSError) as error:
+        room_host.close()
+        print(f"{PROG} host: {error}", file=sys.stderr)
+        return 2
+    where = f"{args.address}:{room_host.port}"
+    print(f"serving {len(rooms)} room(s) on ws://{where}", flush=True)
+    for room in rooms:
+        address = "" if room_host.host_part and args.address == "127.0.0.1" else f', address="{where}"'
+        print(f"room {room.code}: join(\"{room.code}\", name=\"...\"{address})", flush=True)
+    first_seated: dict[str, float] = {}
+    end = None if args.serve_for is None else time.monotonic() + args.serve_for
+    try:
+        while end is None or time.monotonic() < end:
+            for room in rooms:
+                seated = [m for m in room.members() if m.seat is not None]
+                if room.started or not seated:
+                    continue
+                first_seated.setdefault(room.code, time.monotonic())
+                full = len({m.seat for m in seated}) == room.record.seats
+                if full or time.monotonic() - first_seated[room.code] >= args.start_after:
+                    room.start()
+                    print(f"room {room.code}: started with {', '.join(m.name for m in seated)}", flush=True)
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        room_host.close()
+    print("rooms closed", flush=True)
+    return 0
 
 
 def _positive_int(text: str) -> int:
