@@ -42,11 +42,12 @@ class StudentScreen:
         self.code_box = w.Text(value=code or "", placeholder="K7-PQ4", description="Room code",
                                layout={"width": "260px"}, style={"description_width": "90px"})
         self.name_box = w.Text(value=name or "", placeholder="your name", description="Your name",
-                               layout={"width": "320px"}, style={"description_width": "90px"})
+                               continuous_update=False, layout={"width": "320px"}, style={"description_width": "90px"})
         self.join_button = w.Button(description="Join", button_style="primary", layout={"width": "120px",
                                                                                          "height": "40px"})
         self.join_button.on_click(lambda _: self.connect(self.code_box.value, self.name_box.value, address))
-        self.name_box.on_submit(lambda _: self.connect(self.code_box.value, self.name_box.value, address))
+        self.name_box.observe(lambda _: self.connect(self.code_box.value, self.name_box.value, address)
+                              if self.code_box.value.strip() and self.name_box.value.strip() else None, "value")
         self.form = w.HBox([self.code_box, self.name_box, self.join_button], layout={"align_items": "center"})
         self.lobby = w.HTML()
         self.body = w.VBox(layout={"width": "100%"})

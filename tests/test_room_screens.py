@@ -1,0 +1,175 @@
+"""The room screens headless: the teacher's host screen and two students'
+screens, clicked as people would, over a real loopback room (issue 11).
+
+Widgets live on a ManualClock each (standing in for each kernel's loop), so
+the test runs every handed-over refresh itself; the host runs on its thread.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from room_helpers import wait_until
+
+from triviador_nb.classroom import ManualClock
+from triviador_nb.rooms import RoomHost
+from triviador_nb.ui.student import StudentScreen
+from triviador_nb.ui.teacher import HostScreen
+
+
+@pytest.fixture(autouse=True)
+def token_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRIVIADOR_NB_HOME", str(tmp_path / "home"))
+
+
+@pytest.fixture
+def room_setup():
+    room_host = RoomHost()
+    room = room_host.open_room(pace=0.05, reveal_s=0.2, think_s=0.2, seed=5)
+    teacher_clock = ManualClock()
+    teacher = HostScreen(room_host, [room], clock=teacher_clock)
+    yield room_host, room, teacher, teacher_clock
+    teacher.close()
+
+
+def lobby_text(teacher, row=None) -> str:
+    """The text of the teacher's lobby (or of one of its rows)."""
+    def text(widget) -> str:
+        own = getattr(widget, "value", "") if hasattr(widget, "value") and isinstance(widget.value, str) else ""
+        return own + "".join(text(c) for c in getattr(widget, "children", ()))
+    rows = teacher.lobby.children if row is None else [teacher.lobby.children[row]]
+    return "".join(text(r) for r in rows)
+
+
+def settle(*clocks, condition=lambda: True, timeout=10.0):
+    """Run the widgets' handed-over work until ``condition()`` (bounded)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for clock in clocks:
+            clock.run_pending()
+        if condition():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_the_teacher_sees_the_code_the_lobby_and_then_the_projector(room_setup):
+    room_host, room, teacher, tclock = room_setup
+    assert room.code in teacher.codes.value and "join.ipynb" in teacher.codes.value
+    assert "Nobody has joined yet." in lobby_text(teacher)
+    aclock = ManualClock()
+    anna = StudentScreen(room.code, "Anna", clock=aclock)
+    assert settle(tclock, aclock, condition=lambda: "Anna" in lobby_text(teacher, 0))
+    assert "Seat 1</b>: Anna<" in lobby_text(teacher, 0)
+    assert "Waiting for the teacher to press Start" in anna.lobby.value
+    assert f"Room {room.code} · Anna · seat 1 · connected" in anna.header.value
+    teacher.start_button.click()
+    assert room.started and teacher.start_button.layout.display == "none"
+    assert settle(tclock, aclock, condition=lambda: anna.screen is not None and teacher.screens)
+    projector = teacher.screens[room.code]
+    assert projector.seat is None and f"room {room.code}" in projector.title.value
+    assert "game 5" not in projector.title.value and "game 5" not in anna.screen.title.value  # the seed stays hidden
+    assert anna.screen.start_button.layout.display == "none"
+    anna.close()
+
+
+def test_a_student_plays_by_clicking_and_the_projector_follows(room_setup):
+    room_host, room, teacher, tclock = room_setup
+    aclock = ManualClock()
+    anna = StudentScreen(room.code, "Anna", clock=aclock)
+    assert settle(tclock, aclock, condition=lambda: anna.client.lobby)
+    teacher.start_button.click()
+    assert settle(tclock, aclock, condition=lambda: anna.screen is not None)
+    screen = anna.screen
+    clicks = answers = 0
+    end = time.monotonic() + 90
+    while time.monotonic() < end and not screen.view.is_over:
+        aclock.run_pending(), tclock.run_pending()
+        v = screen.view
+        if not v.paused and v.prompt.kind in ("base", "pick", "claim", "attack") and v.prompt.choices:
+            screen.map_view.click(v.prompt.choices[0])
+            clicks += 1
+        elif not v.paused and v.prompt.kind == "answer" and screen._shown == v.state_id \
+                and screen.panel._accepting:
+            if v.question.kind == "guess":
+                screen.panel.guess_box.value = "1848"
+            else:
+                screen.panel.choice_buttons[1].click()
+            assert "Answer sent:" in screen.panel.feedback.value
+            answers += 1
+        time.sleep(0.01)
+    assert screen.view.is_over and clicks >= 3 and answers >= 5  # a whole game, clicked
+    assert settle(aclock, condition=lambda: screen.ranking.value != "")
+    projector = teacher.screens[room.code]
+    assert settle(tclock, condition=lambda: projector.ranking.value != "")
+    assert [p.score for p in projector.view.players] == [p.score for p in screen.view.players]
+    assert projector.ranking.value == screen.ranking.value and "Anna" in projector.scoreboard.value
+    assert screen.play_again.layout.display == "none"  # only the teacher starts another game
+    anna.close()
+
+
+def test_a_wrong_code_or_a_taken_name_is_a_message_not_a_traceback(room_setup):
+    room_host, room, teacher, tclock = room_setup
+    wrong = StudentScreen("22-2222" if room.code != "22-2222" else "22-3333", "Cleo", clock=ManualClock())
+    assert wrong.client is None and wrong.form.layout.display != "none"
+    assert "No room answered at ws://127.0.0.1:41000" in wrong.header.value or "There is no room" in wrong.header.value
+    bad = StudentScreen("K7-PQ0", "Cleo", clock=ManualClock())
+    assert "is not a room code: a room code is six letters and digits, like K7-PQ4" in bad.header.value
+    first = StudentScreen(room.code, "Dora", clock=ManualClock())
+    assert first.client is not None
+    import os
+    os.environ["TRIVIADOR_NB_HOME"] = os.environ["TRIVIADOR_NB_HOME"] + "-other"  # another student's account
+    second = StudentScreen(room.code, "dora", clock=ManualClock())
+    assert second.client is None and "Someone called Dora is in room" in second.header.value
+    empty = StudentScreen(room.code, "   ", clock=ManualClock())
+    assert "Type your name to join." in empty.header.value
+    first.close()
+
+
+def test_the_teacher_makes_a_team_and_hands_a_seat_to_a_bot(room_setup):
+    room_host, room, teacher, tclock = room_setup
+    aclock, bclock = ManualClock(), ManualClock()
+    anna = StudentScreen(room.code, "Anna", clock=aclock)
+    ben = StudentScreen(room.code, "Ben", clock=bclock)
+    assert settle(tclock, condition=lambda: "Ben" in lobby_text(teacher, 1))
+    choosers = teacher.lobby.children[-1].children
+    ben_seat = next(d for d in choosers if d.description == "Ben")
+    ben_seat.value = 0  # Ben joins Anna's seat: a team
+    assert settle(tclock, aclock, bclock, condition=lambda: ben.client.seat == 0)
+    assert settle(tclock, condition=lambda: "Seat 1</b>: Anna, Ben" in lobby_text(teacher, 0))
+    teacher.start_button.click()
+    assert [p.name for p in room.table.game.players] == ["Anna & Ben", "Bot 2 (medium)", "Bot 3 (medium)"]
+    assert settle(tclock, aclock, bclock, condition=lambda: anna.screen is not None and ben.screen is not None)
+    assert anna.screen.seat == ben.screen.seat == 0
+    hand = next(c for c in teacher.lobby.children[0].children if getattr(c, "description", "") == "Bot plays it")
+    hand.click()
+    assert 0 in room.table.bots and room.roles()[0] == "bot · medium"
+    assert settle(tclock, condition=lambda: any(getattr(c, "description", "") == "Hand back"
+                                                for c in teacher.lobby.children[0].children))
+    next(c for c in teacher.lobby.children[0].children if c.description == "Hand back").click()
+    assert 0 not in room.table.bots
+    anna.close(), ben.close()
+
+
+def test_several_rooms_on_one_overview():
+    room_host = RoomHost()
+    rooms = [room_host.open_room(pace=0.05, reveal_s=0.2, think_s=0.2, seed=s) for s in (1, 2, 3)]
+    tclock = ManualClock()
+    teacher = HostScreen(room_host, rooms, clock=tclock)
+    try:
+        assert len({r.code for r in rooms}) == 3 and len({r.code[:2] for r in rooms}) == 1  # one host, one port
+        assert all(r.code in teacher.codes.value for r in rooms)
+        assert teacher.overview.value.count("lobby · 0 seated") == 3
+        clients = [StudentScreen(r.code, f"Student {i}", clock=ManualClock()) for i, r in enumerate(rooms)]
+        assert settle(tclock, condition=lambda: teacher.overview.value.count("lobby · 1 seated") == 3)
+        teacher.start_all.click()
+        assert all(r.started for r in rooms)
+        assert settle(tclock, condition=lambda: "lobby" not in teacher.overview.value)
+        teacher.choose.value = rooms[2].code
+        assert teacher.shown is rooms[2] and teacher.game.children == (teacher.screens[rooms[2].code].widget,)
+        assert wait_until(lambda: rooms[2].view(None) is not None)
+        for c in clients:
+            c.close()
+    finally:
+        teacher.close()
