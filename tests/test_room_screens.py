@@ -115,7 +115,7 @@ def test_a_wrong_code_or_a_taken_name_is_a_message_not_a_traceback(room_setup):
     assert wrong.client is None and wrong.form.layout.display != "none"
     assert "No room answered at ws://127.0.0.1:41000" in wrong.header.value or "There is no room" in wrong.header.value
     bad = StudentScreen("K7-PQ0", "Cleo", clock=ManualClock())
-    assert "is not a room code: a room code is six letters and digits, like K7-PQ4" in bad.header.value
+    assert "is not a room code: a room code is six letters and digits, like K7-PQ45" in bad.header.value
     first = StudentScreen(room.code, "Dora", clock=ManualClock())
     assert first.client is not None
     import os

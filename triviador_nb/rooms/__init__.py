@@ -1,6 +1,6 @@
 """Rooms: students playing from their own kernels, the teacher's kernel hosting.
 
-- :mod:`.codes`: room codes (``K7-PQ4``) and the port they name.
+- :mod:`.codes`: room codes (``K7-PQ45``) and the port they name.
 - :mod:`.protocol`: the versioned JSON messages (``docs/rooms-protocol.md``).
 - :mod:`.host`: :class:`RoomHost`, serving rooms from its own thread and loop.
 - :mod:`.client`: :class:`RoomClient`, a student's connection.

@@ -105,7 +105,7 @@ class RoomClient:
     """One student's connection to a room.
 
     Args:
-        code: the room code (``"K7-PQ4"``).
+        code: the room code (``"K7-PQ45"``).
         name: the student's (or team's) name.
         address: where the host is (see :func:`room_url`); None: this machine.
 

@@ -1,9 +1,9 @@
 """Room codes: short, easy to read aloud, and they say where the room is.
 
 A code is six characters from an alphabet without look-alikes (no 0/O, 1/I/L),
-shown as ``K7-PQ4``. The first two characters name the host's port
+shown as ``K7-PQ45``. The first two characters name the host's port
 (``PORT_BASE`` + their number: 961 ports, 41000-41960), so a student on the
-same machine as the teacher needs only the code: ``join("K7-PQ4")`` connects
+same machine as the teacher needs only the code: ``join("K7-PQ45")`` connects
 to that port on 127.0.0.1. The other four are drawn at random for each room
 (923,521 possibilities per host; failed joins are rate-limited, so trying
 codes is hopeless).
@@ -50,7 +50,7 @@ def host_part(port: int) -> str | None:
 
 
 def new_code(host: str, taken: set[str] | frozenset[str] = frozenset()) -> str:
-    """A new room code ``"K7-PQ4"`` starting with ``host`` (two characters),
+    """A new room code ``"K7-PQ45"`` starting with ``host`` (two characters),
     not in ``taken`` (normalised codes)."""
     for _ in range(1000):
         code = host + "".join(secrets.choice(ALPHABET) for _ in range(ROOM_PART_LEN))
@@ -64,20 +64,20 @@ def random_host_part() -> str:
 
 
 def normalise(code: object) -> str:
-    """``"k7 pq4"``, ``"K7-PQ4"`` -> ``"K7PQ4"``... (upper case, no spaces or dashes).
+    """``"k7 pq4"``, ``"K7-PQ45"`` -> ``"K7PQ4"``... (upper case, no spaces or dashes).
 
     Raises:
         CodeError: not six characters of the code alphabet afterwards.
     """
     if not isinstance(code, str):
-        raise CodeError("a room code is six letters and digits, like K7-PQ4")
+        raise CodeError("a room code is six letters and digits, like K7-PQ45")
     clean = "".join(code.split()).replace("-", "").upper()
     if len(clean) != 2 + ROOM_PART_LEN or any(c not in ALPHABET for c in clean):
-        raise CodeError(f"{code[:20]!r} is not a room code: a room code is six letters and digits, like K7-PQ4")
+        raise CodeError(f"{code[:20]!r} is not a room code: a room code is six letters and digits, like K7-PQ45")
     return clean
 
 
 def shown(code: str) -> str:
-    """A normalised code as it is shown and read aloud: ``"K7-PQ4"``."""
+    """A normalised code as it is shown and read aloud: ``"K7-PQ45"``."""
     clean = normalise(code)
     return f"{clean[:2]}-{clean[2:]}"

@@ -73,7 +73,7 @@ class Room:
     """One room of a host, as the teacher's kernel sees it.
 
     Attributes:
-        code: the room code (``"K7-PQ4"``).
+        code: the room code (``"K7-PQ45"``).
         rules, game_map, bank: what is played.
         table: the game table once Start was pressed, else None.
     """

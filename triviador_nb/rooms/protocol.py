@@ -7,7 +7,7 @@ host and by the client alike.
 
 From a player to the host (at most ``MAX_CLIENT_MESSAGE`` bytes each):
 
-- ``join``: ``{"room": "K7-PQ4", "name": "Anna", "token": "..."}``; the token
+- ``join``: ``{"room": "K7-PQ45", "name": "Anna", "token": "..."}``; the token
   only when rejoining (it was given in ``welcome``).
 - ``intent``: ``{"ref": 7, "token": "...", "state_id": "1:12", "intent": {...}}``
   where the intent is ``{"kind": "pick", "territory": "HU-PE"}`` (a base,

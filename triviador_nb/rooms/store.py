@@ -38,7 +38,7 @@ class RoomRecord:
     """One room's state outside the game.
 
     Attributes:
-        code: the room code as shown (``"K7-PQ4"``).
+        code: the room code as shown (``"K7-PQ45"``).
         seats: how many seats the rule set has.
         members: name (case-folded) -> member.
         bots: seat -> bot skill for seats a bot plays (or will, at Start).

@@ -39,7 +39,7 @@ class StudentScreen:
         self.screen: GameScreen | None = None
         self._closed = False
         self.header = w.HTML()
-        self.code_box = w.Text(value=code or "", placeholder="K7-PQ4", description="Room code",
+        self.code_box = w.Text(value=code or "", placeholder="K7-PQ45", description="Room code",
                                layout={"width": "260px"}, style={"description_width": "90px"})
         self.name_box = w.Text(value=name or "", placeholder="your name", description="Your name",
                                continuous_update=False, layout={"width": "320px"}, style={"description_width": "90px"})
@@ -135,7 +135,7 @@ def join(code: str | None = None, name: str | None = None, address: str | None =
     """Join the teacher's room and play your seat.
 
     Args:
-        code: the room code on the teacher's screen (``"K7-PQ4"``); None
+        code: the room code on the teacher's screen (``"K7-PQ45"``); None
             shows a form to type it in.
         name: your name (or your team's), 1-40 characters.
         address: where the teacher's computer is, when it is not this
