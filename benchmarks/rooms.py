@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -121,8 +122,11 @@ async def act(player: Player, stats: dict) -> None:
     others = {p for p in player.room.players if p is not player}
     player.room.pending.append((sent, others))
     del player.room.pending[:-50]
-    await player.ws.send(json.dumps({"v": 1, "type": "intent", "ref": player.ref, "token": player.token,
-                                     "state_id": view["state_id"], "intent": intent}))
+    try:
+        await player.ws.send(json.dumps({"v": 1, "type": "intent", "ref": player.ref, "token": player.token,
+                                         "state_id": view["state_id"], "intent": intent}))
+    except ConnectionClosed:  # the window has ended
+        pass
 
 
 def cpu_seconds(pid: int) -> float:

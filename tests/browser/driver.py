@@ -111,6 +111,7 @@ class Report:
     """What one played game showed (see the module docstring)."""
 
     where: str
+    name: str = HUMAN  # the player's name in the log and the results
     moves: list[str] = field(default_factory=list)
     clicks: list[dict] = field(default_factory=list)
     guesses: list[dict] = field(default_factory=list)
@@ -213,7 +214,7 @@ def _answer_guess(page: Page, root, report: Report) -> bool:
     root.locator(".tnb-question").first.scroll_into_view_if_needed()  # the player sees the question
     page.keyboard.type(value)  # at once: no click on the box first
     page.keyboard.press("Enter")
-    arrived = _wait_for(lambda: _arrived(root, f"Answer sent: {value} ", value), 4)
+    arrived = _wait_for(lambda: _arrived(root, f"Answer sent: {value} ", value, report.name), 4)
     entry = {"typed": value, "arrived": arrived}
     if not arrived:
         entry["panel"] = root.locator(".tnb-question").first.inner_text()[-300:]
@@ -233,7 +234,7 @@ def _answer_choice(page: Page, root, report: Report) -> bool:
         page.keyboard.press("1234"[index])
     else:
         buttons.nth(index).click(timeout=3000)
-    arrived = _wait_for(lambda: _arrived(root, f"Answer sent: {letter} ", f"{letter})"), 4)
+    arrived = _wait_for(lambda: _arrived(root, f"Answer sent: {letter} ", f"{letter})", report.name), 4)
     entry = {"option": letter, "by_key": by_key, "arrived": arrived}
     if not arrived:
         entry["panel"] = root.locator(".tnb-question").first.inner_text()[-300:]
@@ -241,13 +242,13 @@ def _answer_choice(page: Page, root, report: Report) -> bool:
     return True
 
 
-def _arrived(root, sent: str, shown: str) -> bool:
+def _arrived(root, sent: str, shown: str, name: str = HUMAN) -> bool:
     """The panel says the answer was sent, or (when it was the last answer)
     the result already shows it beside the player's name."""
     if sent in root.locator(".tnb-question").first.inner_text():
         return True
     reveal = root.locator(".tnb-reveal")
-    return bool(reveal.count()) and any(HUMAN in line and shown in line
+    return bool(reveal.count()) and any(name in line and shown in line
                                         for line in reveal.first.inner_text().splitlines())
 
 
@@ -271,24 +272,27 @@ def _click_territory(page: Page, root, report: Report) -> bool:
     seconds_left = _seconds_left(root)
     page.mouse.click(aim["x"], aim["y"])
     outcome = "lost"
+    seen = ""
     deadline = time.monotonic() + 4
     while time.monotonic() < deadline:
         log = root.evaluate(LOG_TOP)
         warning = root.locator(".tnb-message .tnb-warn, .tnb-question .tnb-warn")
-        if log != log_before and log.startswith(HUMAN):
+        if log != log_before and log.startswith(report.name):
             if aim["name"] in log:
                 outcome = "ok"
             elif "ran out of time" in log and seconds_left is not None and seconds_left <= 1:
                 outcome = "timed out"  # clicked in the timer's last second (a slow machine): not a lost click
             else:
                 outcome = "misdirected"
+                seen = log
             break
         if warning.count():
             text = warning.first.inner_text()
             outcome = "refused" if aim["name"] in text else "misdirected"
             break
         page.wait_for_timeout(100)
-    report.clicks.append({"aimed": aim["name"], "outcome": outcome, "map_top": state["top"] - state["viewTop"]})
+    report.clicks.append({"aimed": aim["name"], "outcome": outcome, "map_top": state["top"] - state["viewTop"],
+                          **({"log": seen, "seconds_left": seconds_left} if seen else {})})
     return True
 
 

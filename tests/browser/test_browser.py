@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 try:
     from driver import chromium_path, play_whole_game
+    from room_driver import play_room_game
 except ImportError as missing:  # no Playwright
     chromium_path = None
     MISSING = f"Playwright for Python is not installed ({missing})"
@@ -103,3 +104,25 @@ def test_a_whole_game_in_voila_on_a_projector_screen(server_url):
     (report,) = play_whole_game(server_url, OUT, "voila", (1280, 720))
     check_game(report)
     assert report.sweep_messages <= 5, f"a mouse sweep sent {report.sweep_messages} kernel messages"
+
+
+def test_a_room_a_teacher_and_two_students_in_three_pages(server_url):
+    """Issue 11's "done when": host.ipynb and two students' join.ipynb in three
+    pages of real JupyterLab; the students play by clicking; one student's
+    kernel is restarted mid-battle and the student rejoins by the form and
+    finishes the game."""
+    report = play_room_game(server_url, OUT)
+    for student in report.students:
+        print(f"\n{student.name}: {len(student.clicks)} map clicks ({len(student.bad_clicks())} lost or "
+              f"misdirected), {len(student.guesses)} typed guesses, {len(student.keys)} options, "
+              f"map {sorted(set(student.map_sizes))} px")
+    print(f"room {report.code}: {report.seconds} s; rejoined {report.rejoined_s} s after the restart")
+    assert report.over and report.projector_over, (report.teacher_status, report.student_status)
+    assert all(status.startswith("Game over") for status in report.student_status), report.student_status
+    assert report.rejoined_s is not None and "· Anna · seat 1" in report.rejoined_seat, report.rejoined_seat
+    assert "connected" in report.rejoined_seat
+    for student in report.students:
+        assert student.clicks and student.bad_clicks() == [], (student.name, student.bad_clicks())
+        assert student.guesses and all(g["arrived"] for g in student.guesses), student.guesses
+        assert all(k["arrived"] for k in student.keys), student.keys
+        assert len(set(student.map_sizes)) == 1, (student.name, sorted(set(student.map_sizes)))

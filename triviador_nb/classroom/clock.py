@@ -39,10 +39,19 @@ class LoopClock:
     """Timers on an asyncio event loop: the Jupyter kernel's by default.
 
     Args:
-        loop: the loop to use; by default the running loop when first needed.
+        loop: the loop to use; by default the loop of the thread that makes the
+            clock (the kernel's, for a clock made in a cell). It is found now,
+            not when first needed: a clock first used from another thread (a
+            room's connection) must still hand work to the kernel's loop.
     """
 
     def __init__(self, loop: asyncio.AbstractEventLoop | None = None):
+        if loop is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                if threading.current_thread() is threading.main_thread():
+                    loop = asyncio.get_event_loop_policy().get_event_loop()
         self._loop = loop
 
     @property

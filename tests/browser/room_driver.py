@@ -1,0 +1,161 @@
+"""A room played in real JupyterLab pages: the teacher's host.ipynb and two
+students' join.ipynb, each in its own page (and kernel), clicked as people would.
+
+The teacher runs host.ipynb and reads the code off the page; each student runs
+join.ipynb, types the code and a name into the form and presses Join; the
+teacher presses Start; the students play by clicking the map, pressing option
+keys and typing guesses (the moves of ``driver.py``). With ``restart_mid_battle``
+the first student's kernel is restarted during the battle (Kernel > Restart
+Kernel and Run All Cells) and the student joins again with the same code and
+name. Screenshots of all three pages at the start, in the battle and at the end.
+
+Run by hand: ``python tests/browser/room_driver.py URL OUT_DIR`` against a
+JupyterLab serving the repository.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from driver import CHROMIUM_ARGS, MAP_STATE, Report, _answer_choice, _answer_guess, _click_territory, chromium_path
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, sync_playwright
+
+NAMES = ("Anna", "Ben")
+REPO = Path(__file__).resolve().parents[2]
+COPIES = REPO / "test-artifacts" / "browser" / "rooms"  # each student's own join.ipynb, as on their own account
+
+
+def student_notebook(name: str) -> str:
+    """A copy of join.ipynb for ``name`` (students do not share one file), as a
+    path the Jupyter server (rooted at the repository) serves."""
+    COPIES.mkdir(parents=True, exist_ok=True)
+    copy = COPIES / f"join-{name}.ipynb"
+    copy.write_bytes((REPO / "notebooks" / "join.ipynb").read_bytes())
+    return str(copy.relative_to(REPO))
+
+
+@dataclass
+class RoomReport:
+    code: str = ""
+    students: list[Report] = field(default_factory=list)
+    over: bool = False
+    projector_over: bool = False
+    rejoined_s: float | None = None
+    rejoined_seat: str = ""
+    seconds: float = 0.0
+    teacher_status: str = ""
+    student_status: list[str] = field(default_factory=list)
+
+
+def open_lab(page: Page, url: str, notebook: str) -> None:
+    workspace = f"tnb{int(time.time() * 1000) % 10**9}"
+    page.goto(f"{url}/lab/workspaces/{workspace}/tree/{notebook}")
+    page.locator(".jp-Notebook").first.wait_for(timeout=90_000)
+    page.wait_for_timeout(1500)
+    no_news = page.get_by_role("button", name="No", exact=True)
+    if no_news.count():
+        no_news.first.click()
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+
+
+def join_by_form(page: Page, code: str, name: str) -> None:
+    """Type the code and the name into join.ipynb's form and press Join."""
+    page.get_by_placeholder("K7-PQ45").first.wait_for(timeout=120_000)
+    page.get_by_placeholder("K7-PQ45").first.fill(code)
+    page.get_by_placeholder("your name").first.fill(name)
+    page.get_by_role("button", name="Join", exact=True).first.click()
+    page.locator(".tnb-root").get_by_text(f"· {name} ·").first.wait_for(timeout=30_000)
+
+
+def restart_and_run_all(page: Page) -> None:
+    page.get_by_role("menuitem", name="Kernel", exact=True).click()
+    page.get_by_role("menuitem", name="Restart Kernel and Run All Cells…").click()
+    page.get_by_role("button", name="Confirm Kernel Restart").or_(
+        page.get_by_role("button", name="Restart", exact=True)).first.click()
+
+
+def play_room_game(url: str, out_dir: Path, viewport: tuple[int, int] = (1366, 900), timeout_s: float = 420,
+                   restart_mid_battle: bool = True) -> RoomReport:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    result = RoomReport()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        pages = [browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}).new_page()
+                 for _ in range(3)]
+        teacher, students = pages[0], pages[1:]
+        open_lab(teacher, url, "notebooks/host.ipynb")
+        code_box = teacher.locator(".tnb-code").first
+        code_box.wait_for(timeout=120_000)
+        result.code = code_box.inner_text().strip()
+        for page, name in zip(students, NAMES):
+            open_lab(page, url, student_notebook(name))
+        for page, name in zip(students, NAMES):
+            join_by_form(page, result.code, name)
+        teacher.get_by_text("Seat 2").first.wait_for(timeout=30_000)
+        for name in NAMES:
+            teacher.locator(".tnb-root").get_by_text(name).first.wait_for(timeout=30_000)
+        teacher.screenshot(path=str(out_dir / "room-teacher-lobby.png"))
+        teacher.get_by_role("button", name="Start the game").first.click()
+        roots = [page.locator(".tnb-root").first for page in students]
+        for root in roots:
+            root.locator(".tnb-map path.leaflet-interactive").first.wait_for(timeout=60_000)
+        for i, page in enumerate(pages):
+            page.screenshot(path=str(out_dir / f"room-{i}-start.png"))
+        result.students = [Report(where=f"room:{name}", name=name) for name in NAMES]
+        started = time.monotonic()
+        battle_shot = restarted = False
+        while time.monotonic() - started < timeout_s:
+            did = False
+            for page, root, report in zip(students, roots, result.students):
+                try:
+                    for move, kind in ((_answer_guess, "guess"), (_answer_choice, "choice"),
+                                       (_click_territory, "territory")):
+                        if move(page, root, report):
+                            report.moves.append(kind)
+                            state = root.evaluate(MAP_STATE)
+                            report.map_sizes.append((round(state["width"], 1), round(state["height"], 1)))
+                            did = True
+                            break
+                except PlaywrightError:  # the screen changed under the move: look again
+                    pass
+            status = roots[1].locator(".tnb-status").first.inner_text()
+            if not battle_shot and "Battle round" in status:
+                teacher.wait_for_timeout(400)
+                for i, page in enumerate(pages):
+                    page.screenshot(path=str(out_dir / f"room-{i}-battle.png"))
+                battle_shot = True
+            if battle_shot and restart_mid_battle and not restarted:
+                restarted = True
+                restart_and_run_all(students[0])
+                begun = time.monotonic()
+                join_by_form(students[0], result.code, NAMES[0])
+                roots[0] = students[0].locator(".tnb-root").first
+                roots[0].locator(".tnb-map path.leaflet-interactive").first.wait_for(timeout=30_000)
+                result.rejoined_s = round(time.monotonic() - begun, 2)
+                result.rejoined_seat = roots[0].locator(".tnb-message").first.inner_text()
+                students[0].screenshot(path=str(out_dir / "room-1-rejoined.png"))
+            if "Game over" in status:
+                result.over = True
+                break
+            if not did:
+                students[1].wait_for_timeout(60)
+        result.seconds = round(time.monotonic() - started, 1)
+        teacher.wait_for_timeout(1500)
+        result.teacher_status = teacher.locator(".tnb-status").first.inner_text()
+        result.projector_over = "Game over" in result.teacher_status
+        result.student_status = [root.locator(".tnb-status").first.inner_text() for root in roots]
+        for i, page in enumerate(pages):
+            page.screenshot(path=str(out_dir / f"room-{i}-end.png"), full_page=False)
+        browser.close()
+    return result
+
+
+if __name__ == "__main__":
+    report = play_room_game(sys.argv[1], Path(sys.argv[2]))
+    print(json.dumps(asdict(report), indent=1))
