@@ -302,7 +302,7 @@ def test_the_host_loop_keeps_time_while_the_teachers_thread_is_busy(host):
     room = fast_room(host, seed=21, pace=1.0)
     anna, ben = RoomClient(room.code, "Anna"), RoomClient(room.code, "Ben")
     room.set_bot(2, "easy")
-    table = room.start()
+    room.start()
     try:
         assert wait_until(lambda: anna.view is not None and ben.view is not None)
         end = time.monotonic() + 60
@@ -499,3 +499,40 @@ def test_the_map_a_student_receives_draws_the_same(host):
     assert again.board == game_map.board and again.labels == {t: tuple(p) for t, p in game_map.labels.items()}
     assert again.bounds == game_map.bounds and again.title == game_map.title
     assert all(again.features[t]["geometry"] == game_map.features[t]["geometry"] for t in game_map.board.territories)
+
+
+def test_a_seats_own_key_rejoins_even_while_wrong_codes_lock_joins_out(host):
+    room = fast_room(host)
+    anna = RoomClient(room.code, "Anna")
+    token = anna.token
+    anna.close()
+    raw = RawClient(host.port)
+    wrong = codes.shown(room.code[:2] + ("2222" if room.code[3:] != "2222" else "3333"))
+    for _ in range(10):  # a classmate tries codes: joins from this machine are locked out for a minute
+        raw.send({"v": 1, "type": "join", "room": wrong, "name": "Guesser"})
+        assert raw.recv_type("error")["code"] == "no_such_room"
+    raw.send({"v": 1, "type": "join", "room": room.code, "name": "Cleo"})
+    assert raw.recv_type("error")["code"] == "too_many_tries"
+    back = RawClient(host.port)
+    assert back.join(room.code, "Anna", token)["seat"] == 0  # Anna's key still lets her back in
+    raw.close(), back.close()
+
+
+def test_a_connection_that_never_joins_is_dropped_and_the_host_caps_connections(monkeypatch):
+    from triviador_nb.rooms import host as host_module
+    monkeypatch.setattr(host_module, "JOIN_WITHIN_S", 0.3)
+    monkeypatch.setattr(host_module, "MAX_CONNECTIONS", 2)
+    room_host = RoomHost()
+    try:
+        idle = RawClient(room_host.port)
+        with pytest.raises(ConnectionClosed):
+            idle.recv(timeout=5)  # dropped after 0.3 s without a join
+        first, second = RawClient(room_host.port), RawClient(room_host.port)
+        third = RawClient(room_host.port)
+        with pytest.raises(ConnectionClosed) as closed:
+            third.recv(timeout=5)
+        assert closed.value.rcvd.code == 1013
+        assert any(e.code == "too_many_connections" for e in room_host.log)
+        first.close(), second.close()
+    finally:
+        room_host.close()

@@ -48,6 +48,8 @@ from .store import Member, MemoryStore, RoomRecord, RoomStore
 
 LOG = logging.getLogger("triviador_nb.rooms")
 MAX_MEMBERS = 100  # people in one room (a class of 30 in one game, with room to spare)
+MAX_CONNECTIONS = 2000  # open connections to one host (300 players of 100 rooms, several tabs each)
+JOIN_WITHIN_S = 30.0  # a connection that has not joined a room by then is dropped
 CALL_TIMEOUT_S = 10.0  # the longest the teacher's kernel waits for the host's loop
 SKILLS = ("easy", "medium", "hard")
 
@@ -96,7 +98,7 @@ class Room:
 
     def members(self) -> list[Member]:
         """Everyone who has joined, in the order they joined (copies)."""
-        return [Member(m.name, "", m.seat) for m in self.record.members.values()]
+        return [Member(m.name, "", m.seat) for m in list(self.record.members.values())]  # (list: one step under the GIL)
 
     def connected(self, name: str) -> bool:
         """Whether ``name`` has a live connection now."""
@@ -309,6 +311,7 @@ class RoomHost:
         self._failed = FailedJoins()
         self._room_ws: dict[str, dict[str, set[ServerConnection]]] = {}  # room -> member name -> connections
         self._closing = False
+        self._open = 0  # connections open now
         self.loop = asyncio.new_event_loop()
         self._server = None
         self._thread = threading.Thread(target=self._run, name="triviador-room-host", daemon=True)
@@ -451,10 +454,16 @@ class RoomHost:
 
     async def _serve(self, ws: ServerConnection) -> None:
         peer = _peer(ws)
+        if self._open >= MAX_CONNECTIONS:
+            self._refuse(None, peer, "too_many_connections", f"a connection over the {MAX_CONNECTIONS} open")
+            await ws.close(1013, "the room host is full: try again later")
+            return
+        self._open += 1
         budget = MessageBudget(self.loop.time())
         joined: tuple[Room, Member] | None = None
         warned_at = -1.0
         closing: asyncio.Task | None = None
+        deadline = self.loop.call_later(JOIN_WITHIN_S, lambda: ws.transport.abort() if joined is None else None)
         try:
             async for raw in ws:
                 if closing is not None:
@@ -497,6 +506,8 @@ class RoomHost:
         except Exception as error:  # noqa: BLE001 - one connection's fault must not stop the room
             self._log(joined[0].code if joined else "", peer, "fault", f"{type(error).__name__}: {error}")
         finally:
+            self._open -= 1
+            deadline.cancel()
             if joined is not None:
                 self._detach(ws, joined)
 
@@ -508,7 +519,7 @@ class RoomHost:
                     joined: tuple[Room, Member] | None) -> tuple[Room, Member] | None:
         now = self.loop.time()
         wait = self._failed.blocked(peer, now)
-        if wait > 0:
+        if wait > 0 and not self._rejoin_key_fits(message):  # a seat's own key is never locked out
             self._refuse(joined, peer, "too_many_tries", "a join while failed joins are rate-limited")
             await ws.send(dumps("error", code="too_many_tries",
                                 reason=f"Too many wrong room codes from this computer: try again in "
@@ -555,6 +566,17 @@ class RoomHost:
         self._send_room(room, views=False)
         self._send_views(room, only={member.name.casefold()})
         return room, member
+
+    def _rejoin_key_fits(self, message: Join) -> bool:
+        """The join carries the right key for its name (144 random bits: no
+        need to rate-limit those)."""
+        try:
+            room = self.rooms.get(codes.normalise(message.room))
+        except codes.CodeError:
+            return False
+        member = room.record.member(message.name) if room is not None else None
+        return (member is not None and message.token is not None
+                and hmac.compare_digest(member.token.encode(), message.token.encode()))
 
     async def _intent(self, ws: ServerConnection, joined: tuple[Room, Member], message: Intent) -> None:
         room, member = joined
