@@ -231,19 +231,28 @@ class RoomClient:
         self.loop.close()
 
     async def _connection(self) -> None:
-        for attempt in range(RECONNECT_ATTEMPTS):
+        attempt = 0
+        outcome = ""
+        while attempt < RECONNECT_ATTEMPTS:  # attempts in a row: a successful rejoin starts the count again
+            attempt += 1
             if self._closing:
                 return
             try:
                 async with connect(self.url, max_size=MAX_HOST_MESSAGE, open_timeout=5, ping_interval=5,
                                    ping_timeout=20, close_timeout=2) as ws:
                     self._ws = ws
-                    await ws.send(dumps("join", room=self.code, name=self.name,
+                    await ws.send(dumps("join", room=self.code, name=self.name, map=self.game_map is None,
                                         **({"token": self.token} if self.token else {})))
                     async for raw in ws:
-                        if self._handle(raw) == "stop":
+                        outcome = self._handle(raw)
+                        if outcome == "stop":
                             return
+                        if outcome == "retry":
+                            break
+                        if self.status == "joined":
+                            attempt = 0
             except (OSError, ConnectionClosed, InvalidHandshake, InvalidURI, asyncio.TimeoutError) as error:
+                outcome = ""
                 if isinstance(error, InvalidURI):
                     self._fail("bad_address", f"{self.url} is not an address a room can have.")
                     return
@@ -251,7 +260,7 @@ class RoomClient:
                 self._ws = None
             if self._closing or self.status in ("closed", "refused"):
                 return
-            if not self._first.is_set():
+            if not self._first.is_set() and outcome != "retry":
                 self._fail("no_answer", f"No room answered at {self.url}: check the code and that the "
                                         "teacher's room is open.")
                 return
@@ -261,7 +270,7 @@ class RoomClient:
                 if not future.done():
                     future.set_result(Ack("rejected", "no_connection", "the connection dropped: try again"))
             self._notify()
-            await asyncio.sleep(min(RECONNECT_MAX_WAIT_S, 0.1 * 2 ** attempt))
+            await asyncio.sleep(min(RECONNECT_MAX_WAIT_S, 0.1 * 2 ** min(attempt, 10)))
         self.status = "refused"
         self.message = "The room cannot be reached any more. Run the join cell again to try."
         self._notify()
@@ -287,7 +296,7 @@ class RoomClient:
         try:
             data = json.loads(raw)
             kind = data["type"]
-        except (ValueError, TypeError, KeyError):
+        except (ValueError, TypeError, KeyError, RecursionError):
             return ""  # a broken message from the host is left unread
         try:
             if kind == "welcome":
@@ -313,6 +322,10 @@ class RoomClient:
                     future.set_result(Ack(data["status"], data["code"], data.get("reason", ""), data.get("ms")))
                 return ""
             elif kind == "error":
+                if data["code"] == "slow_down" or (data["code"] == "too_many_tries" and self._first.is_set()):
+                    self.message = data["reason"]  # reconnecting while joins are held back: try again later
+                    self._notify()
+                    return "retry"
                 if data["code"] in FATAL:
                     if data["code"] == "bad_token" and self._first.is_set():
                         self.message = data["reason"]
@@ -327,8 +340,8 @@ class RoomClient:
                 self._first.set()
                 self._notify()
                 return "stop"
-        except (ValueError, TypeError, KeyError, ProtocolError) as error:
-            self.message = f"The room sent something this screen cannot read ({error})."
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError, ProtocolError) as error:
+            self.message = f"The room sent something this screen cannot read ({type(error).__name__})."
         self._notify()
         return ""
 

@@ -24,7 +24,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import hmac
+import resource
 import json
+import math
 import logging
 import secrets
 import threading
@@ -48,7 +50,10 @@ from .store import Member, MemoryStore, RoomRecord, RoomStore
 
 LOG = logging.getLogger("triviador_nb.rooms")
 MAX_MEMBERS = 100  # people in one room (a class of 30 in one game, with room to spare)
-MAX_CONNECTIONS = 2000  # open connections to one host (300 players of 100 rooms, several tabs each)
+MAX_CONNECTIONS = min(2000, resource.getrlimit(resource.RLIMIT_NOFILE)[0] // 2)  # open connections to one host
+NEW_MEMBERS_PER_ADDRESS = 40  # new names from one address (a class on one machine) per minute...
+NEW_MEMBERS_ALL = 400  # ...and from all addresses
+REJOIN_EVERY_S = 1.0  # a member rejoins at most this often
 JOIN_WITHIN_S = 30.0  # a connection that has not joined a room by then is dropped
 CALL_TIMEOUT_S = 10.0  # the longest the teacher's kernel waits for the host's loop
 SKILLS = ("easy", "medium", "hard")
@@ -155,6 +160,26 @@ class Room:
         self.host.store.save(self.record)
         self.host._send_room(self, welcome_for={member.name.casefold()})
 
+    def remove(self, name: str) -> None:
+        """Take ``name`` out of the room (a name nobody owns up to, a joke
+        name): their screen says so and their key stops working. A seat they
+        played goes on without them (the timer plays it, or hand it to a bot).
+
+        Raises:
+            KeyError: nobody of that name is in the room.
+        """
+        self.host._call(self._remove, name)
+
+    def _remove(self, name: str) -> None:
+        member = self.record.member(name)
+        if member is None:
+            raise KeyError(f"nobody called {name!r} is in room {self.code}")
+        del self.record.members[member.name.casefold()]
+        self.host.store.save(self.record)
+        connections = self.host._room_ws.get(codes.normalise(self.code), {}).pop(member.name.casefold(), set())
+        broadcast(connections, dumps("closed", reason="The teacher took you out of the room."))
+        self.host._send_room(self)
+
     def set_bot(self, seat: int, skill: str | None) -> None:
         """Before Start: a bot of ``skill`` plays ``seat`` (None: the seat is
         left to people; a seat nobody joined gets a medium bot at Start).
@@ -216,11 +241,10 @@ class Room:
                 record.bots.setdefault(seat, "medium")
         record.started = True
         names = [record.seat_name(s) for s in range(record.seats)]
-        skills = dict(record.bots)
 
         def new_game(seed: int, asked_before: frozenset[str] = frozenset()) -> tuple[Game, dict[int, Bot]]:
             game = Game(self.rules, self.game_map.board, self.bank, seed, names=names, asked_before=asked_before)
-            return game, {s: Bot(s, skill, seed) for s, skill in skills.items() if s in record.bots}
+            return game, {s: Bot(s, skill, seed) for s, skill in dict(record.bots).items()}  # hand-offs too
 
         game, bots = new_game(self.seed)
         table = Table(game, bots, LoopClock(self.host.loop), pace=self.pace, reveal_s=self.reveal_s,
@@ -309,10 +333,13 @@ class RoomHost:
         self.refused = 0
         self.rooms: dict[str, Room] = {}
         self._failed = FailedJoins()
+        self._new_members = FailedJoins(NEW_MEMBERS_PER_ADDRESS, NEW_MEMBERS_ALL, 60.0)
+        self._rejoined_at: dict[tuple[str, str], float] = {}
         self._room_ws: dict[str, dict[str, set[ServerConnection]]] = {}  # room -> member name -> connections
         self._closing = False
         self._open = 0  # connections open now
         self.loop = asyncio.new_event_loop()
+        self.loop.set_exception_handler(lambda _loop, context: LOG.debug("host loop: %s", context.get("message")))
         self._server = None
         self._thread = threading.Thread(target=self._run, name="triviador-room-host", daemon=True)
         self._thread.start()
@@ -420,6 +447,8 @@ class RoomHost:
     def _call(self, fn: Callable[..., Any], *args: Any, timeout: float = CALL_TIMEOUT_S) -> Any:
         """Run ``fn(*args)`` (a function or a coroutine function) on the
         host's loop and return its result; at once when already there."""
+        if self.loop.is_closed() or (self._closing and not self._on_loop() and fn != self._close):
+            raise RuntimeError("the room host is closed: open a new one with host()")
         if self._on_loop():
             result = fn(*args)
             if asyncio.iscoroutine(result):
@@ -518,6 +547,10 @@ class RoomHost:
     async def _join(self, ws: ServerConnection, peer: str, message: Join,
                     joined: tuple[Room, Member] | None) -> tuple[Room, Member] | None:
         now = self.loop.time()
+        if joined is not None:
+            self._refuse(joined, peer, "already_joined", "a second join on one connection")
+            await ws.send(dumps("error", code="already_joined", reason="This connection has joined already."))
+            return joined
         wait = self._failed.blocked(peer, now)
         if wait > 0 and not self._rejoin_key_fits(message):  # a seat's own key is never locked out
             self._refuse(joined, peer, "too_many_tries", "a join while failed joins are rate-limited")
@@ -556,14 +589,29 @@ class RoomHost:
         elif len(record.members) >= MAX_MEMBERS:
             await ws.send(dumps("error", code="room_full", reason=f"Room {room.code} is full."))
             return joined
+        elif self._new_members.blocked(peer, now):
+            self._refuse(joined, peer, "slow_down", "too many new names from one address")
+            await ws.send(dumps("error", code="slow_down", reason="Too many people joined at once: try again "
+                                                                  "in a moment."))
+            return joined
         else:
+            self._new_members.failed(peer, now)  # (counted, not failed: the same sliding window)
             member = record.add_member(message.name)
             self.store.save(record)
-        if joined is not None:
-            self._detach(ws, joined)
+            new = True
+        if message.token is not None:
+            new = False
+            key = (codes.normalise(room.code), member.name.casefold())
+            if now - self._rejoined_at.get(key, -math.inf) < REJOIN_EVERY_S:
+                await ws.send(dumps("error", code="slow_down", reason="Rejoining too often: try again in a moment."))
+                return joined
+            self._rejoined_at[key] = now
         self._room_ws.setdefault(codes.normalise(room.code), {}).setdefault(member.name.casefold(), set()).add(ws)
-        await ws.send(self._welcome(room, member, with_map=True))
-        self._send_room(room, views=False)
+        await ws.send(self._welcome(room, member, with_map=message.want_map))
+        if new:
+            self._send_room(room, views=False)  # everyone's lobby has a new name
+        else:
+            self._send_room(room, views=False, only={member.name.casefold()})
         self._send_views(room, only={member.name.casefold()})
         return room, member
 
@@ -666,7 +714,7 @@ class RoomHost:
             held = "true" if table.held else "false"
             roles = json.dumps({str(s): r for s, r in room.roles().items()}, ensure_ascii=False)
             for member, connections in self._members_of(room, only):
-                seat = member.seat
+                seat = member.seat if member.seat not in table.bots else None  # a bot plays it: its people watch
                 if seat not in texts:
                     seat_json = "null" if seat is None else str(seat)
                     texts[seat] = (f'{{"v":1,"type":"view","seat":{seat_json},"held":{held},"roles":{roles},'

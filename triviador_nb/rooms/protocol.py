@@ -7,8 +7,9 @@ host and by the client alike.
 
 From a player to the host (at most ``MAX_CLIENT_MESSAGE`` bytes each):
 
-- ``join``: ``{"room": "K7-PQ45", "name": "Anna", "token": "..."}``; the token
-  only when rejoining (it was given in ``welcome``).
+- ``join``: ``{"room": "K7-PQ45", "name": "Anna", "token": "...", "map": false}``;
+  the token only when rejoining (it was given in ``welcome``); ``"map": false``
+  when the player has the map already (it is sent by default).
 - ``intent``: ``{"ref": 7, "token": "...", "state_id": "1:12", "intent": {...}}``
   where the intent is ``{"kind": "pick", "territory": "HU-PE"}`` (a base,
   pick or claim), ``{"kind": "attack", "territory": "HU-PE", "wings": false}``,
@@ -60,6 +61,7 @@ class Join:
     room: str
     name: str
     token: str | None = None
+    want_map: bool = True
 
 
 @dataclass(frozen=True)
@@ -106,7 +108,9 @@ def parse_client(text: str | bytes) -> ClientMessage:
         _need(isinstance(room, str) and len(room) <= 20, "room", "the room code")
         _need(isinstance(name, str), "name", "a name")
         _need(token is None or (isinstance(token, str) and len(token) <= 100), "token", "the seat's token")
-        return Join(room, clean_name(name), token)
+        want_map = data.get("map", True)
+        _need(isinstance(want_map, bool), "map", "true or false")
+        return Join(room, clean_name(name), token, want_map)
     if kind == "intent":
         ref, token, state_id, intent = (data.get(k) for k in ("ref", "token", "state_id", "intent"))
         _need(type(ref) is int and 0 <= ref < 2**53, "ref", "a whole number")

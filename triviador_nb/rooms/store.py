@@ -66,7 +66,7 @@ class RoomRecord:
 
     def seated(self, seat: int) -> list[Member]:
         """The members playing ``seat``, in the order they joined."""
-        return [m for m in self.members.values() if m.seat == seat]
+        return [m for m in list(self.members.values()) if m.seat == seat]  # (list: one step under the GIL)
 
     def seat_name(self, seat: int) -> str:
         """What the game calls ``seat``: the team name, its members' names, or the bot."""

@@ -28,6 +28,7 @@ from .screen import GameScreen, TableSource
 from .styles import CSS
 
 WATCH = "watch"
+REMOVE = "remove"
 
 
 class HostScreen:
@@ -72,9 +73,17 @@ class HostScreen:
                               w.HBox([self.start_button, self.start_all]), self.game, self.refused],
                              layout={"width": "100%"})
         self.widget.add_class("tnb-root")
+        self._refresh_due = False
         for room in rooms:
-            room.on_change(lambda: self.clock.call_soon_threadsafe(lambda: self._guarded(self._refresh)))
+            room.on_change(self._changed)
         self._refresh()
+
+    def _changed(self) -> None:
+        """A room changed (on the host's thread): one refresh on the kernel's
+        loop, however many changes come before it runs."""
+        if not self._refresh_due:
+            self._refresh_due = True
+            self.clock.call_soon_threadsafe(lambda: self._guarded(self._refresh))
 
     def _repr_mimebundle_(self, **kwargs: object) -> dict:
         return self.widget._repr_mimebundle_(**kwargs)
@@ -82,6 +91,7 @@ class HostScreen:
     # ------------------------------------------------------------------ drawing
 
     def _refresh(self) -> None:
+        self._refresh_due = False
         if self._closed:
             return
         self.codes.value = self._codes_html()
@@ -91,7 +101,10 @@ class HostScreen:
                tuple(sorted(room.record.bots.items())))
         if key != self._lobby_key:
             self._lobby_key = key
+            old = self.lobby.children
             self.lobby.children = self._lobby_widgets(room)
+            for widget in old:
+                close_widgets(widget)
         self.start_button.description = f"Start room {room.code}" if len(self.rooms) > 1 else "Start the game"
         self.start_button.layout.display = "none" if room.started else None
         self.start_all.layout.display = None if len(self.rooms) > 1 and not all(r.started for r in self.rooms) \
@@ -137,7 +150,8 @@ class HostScreen:
         return f'<table class="tnb-scores" style="font-size:18px">{"".join(rows)}</table>'
 
     def _lobby_widgets(self, room: Room) -> list[w.Widget]:
-        options = [("watch", WATCH)] + [(f"seat {s + 1}", s) for s in range(room.record.seats)]
+        options = [("watch", WATCH)] + [(f"seat {s + 1}", s) for s in range(room.record.seats)] + \
+            [("remove from the room", REMOVE)]
         rows: list[w.Widget] = []
         for seat in range(room.record.seats):
             members = [m for m in room.members() if m.seat == seat]
@@ -171,8 +185,8 @@ class HostScreen:
                 pick = w.Dropdown(options=options, value=WATCH if m.seat is None else m.seat,
                                   description=m.name[:20], layout={"width": "260px"},
                                   style={"description_width": "120px"})
-                pick.observe(lambda change, name=m.name: self._guarded(
-                    room.assign, name, None if change["new"] == WATCH else change["new"]), "value")
+                pick.observe(lambda change, name=m.name: self._guarded(self._seat_chosen, room, name, change["new"]),
+                             "value")
                 chooser_rows.append(pick)
             rows.append(w.HTML('<div class="tnb-note">Move a student to another seat (two in one seat play it as '
                                'a team), or to "watch":</div>'))
@@ -182,6 +196,12 @@ class HostScreen:
         return rows
 
     # ------------------------------------------------------------------ actions
+
+    def _seat_chosen(self, room: Room, name: str, choice: object) -> None:
+        if choice == REMOVE:
+            room.remove(name)
+        else:
+            room.assign(name, None if choice == WATCH else choice)
 
     def _show_room(self, code: str) -> None:
         self.shown = next(r for r in self.rooms if r.code == code)
