@@ -59,7 +59,10 @@ function scrollerOf(map) {
 """
 
 # The root's map: its box, the territories the player may click now whose
-# label point is visible and really on that territory, and the dashed paths.
+# label point is visible and really on that territory (the path 2 px above the
+# name is the one under the name: a name near a border, with the neighbour
+# choosable too, would otherwise send the click to the neighbour), and the
+# dashed paths.
 MAP_STATE = """
 (root) => {""" + SCROLLER + """
   const map = root.querySelector('.tnb-map');
@@ -74,7 +77,9 @@ MAP_STATE = """
     const x = r.left + r.width / 2, y = r.top - 2;
     if (y < top + 4 || y > bottom - 4 || x < box.left + 4 || x > box.right - 4) continue;
     const hit = document.elementFromPoint(x, y);
-    if (hit && hit.tagName === 'path' && hit.getAttribute('stroke-width') === '4') {
+    // the same territory's path just below, under the name: the aim is not on a neighbour across a border
+    const under = document.elementFromPoint(x, r.top + Math.min(6, r.height / 2));
+    if (hit && hit === under && hit.tagName === 'path' && hit.getAttribute('stroke-width') === '4') {
       choosable.push({id: label.dataset.territory, name: label.textContent, x, y});
     }
   }
