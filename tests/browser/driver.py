@@ -58,11 +58,10 @@ function scrollerOf(map) {
 }
 """
 
-# The root's map: its box, the territories the player may click now whose
-# label point is visible and really on that territory (the path 2 px above the
-# name is the one under the name: a name near a border, with the neighbour
-# choosable too, would otherwise send the click to the neighbour), and the
-# dashed paths.
+# The root's map: its box, the territories the player may click now whose name
+# is visible and really on that territory, 8 px above and below its middle too
+# (aimed 2 px above a name near a border, a click went to the neighbour), and
+# the dashed paths.
 MAP_STATE = """
 (root) => {""" + SCROLLER + """
   const map = root.querySelector('.tnb-map');
@@ -74,12 +73,12 @@ MAP_STATE = """
   const choosable = [];
   for (const label of map.querySelectorAll('[data-territory]')) {
     const r = label.getBoundingClientRect();
-    const x = r.left + r.width / 2, y = r.top - 2;
-    if (y < top + 4 || y > bottom - 4 || x < box.left + 4 || x > box.right - 4) continue;
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;  // on the name, as a person clicks (it lets clicks through)
+    if (y < top + 12 || y > bottom - 12 || x < box.left + 4 || x > box.right - 4) continue;
     const hit = document.elementFromPoint(x, y);
-    // the same territory's path just below, under the name: the aim is not on a neighbour across a border
-    const under = document.elementFromPoint(x, r.top + Math.min(6, r.height / 2));
-    if (hit && hit === under && hit.tagName === 'path' && hit.getAttribute('stroke-width') === '4') {
+    // the same territory 8 px above and below: a shift of a few px still lands on it, not on a neighbour
+    const above = document.elementFromPoint(x, y - 8), below = document.elementFromPoint(x, y + 8);
+    if (hit && hit === above && hit === below && hit.tagName === 'path' && hit.getAttribute('stroke-width') === '4') {
       choosable.push({id: label.dataset.territory, name: label.textContent, x, y});
     }
   }
