@@ -16,3 +16,9 @@ def grid() -> Board:
 @pytest.fixture
 def bank() -> QuestionBank:
     return synthetic_bank()
+
+
+@pytest.fixture
+def token_home(tmp_path, monkeypatch):
+    """Room clients keep seat keys under a temporary home, not the real one."""
+    monkeypatch.setenv("TRIVIADOR_NB_HOME", str(tmp_path / "home"))

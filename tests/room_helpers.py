@@ -40,19 +40,7 @@ def move_for(view, seat: int):
 def play_to_the_end(clients, timeout: float = 120.0) -> int:
     """Every client plays its seat until the game is over; returns how many
     intents were accepted. Bounded by ``timeout``."""
-    accepted = 0
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        views = [c.view for c in clients]
-        if any(v is not None and v.is_over for v in views):
-            return accepted
-        for client in clients:
-            move = move_for(client.view, client.seat) if client.seat is not None else None
-            if move is not None:
-                ack = client.submit(move, client.view.state_id)
-                accepted += ack.accepted
-        time.sleep(0.01)
-    raise AssertionError("the game did not end in time")
+    return play_until(clients, lambda: any(c.view is not None and c.view.is_over for c in clients), timeout)
 
 
 class RawClient:
@@ -88,18 +76,20 @@ class RawClient:
         self.ws.close()
 
 
-def play_until(clients, condition, timeout: float = 60.0) -> None:
+def play_until(clients, condition, timeout: float = 60.0) -> int:
     """Every client plays its seat until ``condition()`` holds (checked
-    before each round of moves); bounded by ``timeout``."""
+    before each move); returns how many intents were accepted. Bounded by
+    ``timeout``."""
+    accepted = 0
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if condition():
-            return
+            return accepted
         for client in clients:
             view = client.view
             move = move_for(view, client.seat) if client.seat is not None else None
             if move is not None and not condition():
-                client.submit(move, view.state_id)
+                accepted += client.submit(move, view.state_id).accepted
         time.sleep(0.01)
     raise AssertionError("the game did not get there in time")
 

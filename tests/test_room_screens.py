@@ -19,8 +19,8 @@ from triviador_nb.ui.teacher import HostScreen
 
 
 @pytest.fixture(autouse=True)
-def token_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("TRIVIADOR_NB_HOME", str(tmp_path / "home"))
+def _keys_in_a_temporary_home(token_home):
+    pass
 
 
 @pytest.fixture

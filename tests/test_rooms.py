@@ -25,8 +25,8 @@ from triviador_nb.rooms.store import MemoryStore
 
 
 @pytest.fixture(autouse=True)
-def token_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("TRIVIADOR_NB_HOME", str(tmp_path / "home"))
+def _keys_in_a_temporary_home(token_home):
+    pass
 
 
 @pytest.fixture
@@ -57,9 +57,9 @@ def test_codes_name_the_port_and_read_as_typed():
 def test_room_url_forms():
     port = codes.port_of("K7PQ45")
     assert room_url("K7-PQ45") == f"ws://127.0.0.1:{port}"
-    assert room_url("K7-PQ45", "192.168.1.20") == f"ws://192.168.1.20:{port}"
-    assert room_url("K7-PQ45", "192.168.1.20:8765") == "ws://192.168.1.20:8765"
-    assert room_url("K7-PQ45", "wss://hub.example/services/triviador/") == "wss://hub.example/services/triviador/"
+    assert room_url("K7-PQ45", "localhost") == f"ws://localhost:{port}"
+    assert room_url("K7-PQ45", "127.0.0.1:8765") == "ws://127.0.0.1:8765"
+    assert room_url("K7-PQ45", "wss://localhost/services/triviador/") == "wss://localhost/services/triviador/"
     assert room_url("K7-PQ45", "::1") == f"ws://[::1]:{port}"
 
 
@@ -222,12 +222,12 @@ def test_failed_joins_are_rate_limited_even_with_the_right_code(host):
 def test_failed_join_window():
     joins = FailedJoins(per_address=3, overall=5, window_s=60)
     for t in range(3):
-        joins.failed("10.0.0.1", t)
-    assert joins.blocked("10.0.0.1", 3) == 57 and joins.blocked("10.0.0.2", 3) == 0
-    assert joins.blocked("10.0.0.1", 60.5) == 0  # the first failure left the window
-    for address in ("10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.5"):
-        joins.failed(address, 61)  # with 10.0.0.1's failure at t=2: five in the window
-    assert joins.blocked("10.0.0.9", 61.5) == 0.5  # five failures across addresses block everyone
+        joins.failed("student-a", t)
+    assert joins.blocked("student-a", 3) == 57 and joins.blocked("student-b", 3) == 0
+    assert joins.blocked("student-a", 60.5) == 0  # the first failure left the window
+    for address in ("student-b", "student-c", "student-d", "student-e"):
+        joins.failed(address, 61)  # with student-a's failure at t=2: five in the window
+    assert joins.blocked("student-z", 61.5) == 0.5  # five failures across addresses block everyone
 
 
 def test_message_budget():

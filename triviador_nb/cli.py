@@ -54,10 +54,7 @@ def _add_simulate_parser(commands: argparse._SubParsersAction) -> None:
         help="play bot-only games headless and print figures",
         description="Play N games with a bot in every seat; print wins by seat, mean actions and speed.",
     )
-    simulate.add_argument("--rules", default="conquiztador", help="rule set name (default: conquiztador)")
-    simulate.add_argument("--map", default="hungary", help="built-in map name or a GeoJSON file (default: hungary)")
-    simulate.add_argument("--bank", nargs="+", default=["general_knowledge_en"], metavar="FILE",
-                          help="question bank CSV file(s) or a built-in bank name")
+    _add_game_arguments(simulate)
     simulate.add_argument("--games", type=int, default=100, help="number of games (default: 100)")
     simulate.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
     simulate.add_argument("--skills", nargs="+", default=None, metavar="SKILL",
@@ -325,6 +322,14 @@ def _add_maps_parser(commands: argparse._SubParsersAction) -> None:
     check.set_defaults(run=_run_maps_check)
 
 
+def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """--rules, --map and --bank: what a game is played with (simulate, host)."""
+    parser.add_argument("--rules", default="conquiztador", help="rule set name (default: conquiztador)")
+    parser.add_argument("--map", default="hungary", help="built-in map name or a GeoJSON file (default: hungary)")
+    parser.add_argument("--bank", nargs="+", default=["general_knowledge_en"], metavar="FILE",
+                        help="question bank CSV file(s) or a built-in bank name")
+
+
 def _add_host_parser(commands: argparse._SubParsersAction) -> None:
     host = commands.add_parser(
         "host",
@@ -333,10 +338,7 @@ def _add_host_parser(commands: argparse._SubParsersAction) -> None:
         "students join with join(CODE, name=..., address=...). A room starts when all its seats are "
         "taken, or --start-after seconds after its first student sat down (bots fill the rest).",
     )
-    host.add_argument("--rules", default="conquiztador", help="rule set name (default: conquiztador)")
-    host.add_argument("--map", default="hungary", help="built-in map name or a GeoJSON file (default: hungary)")
-    host.add_argument("--bank", nargs="+", default=["general_knowledge_en"], metavar="FILE",
-                      help="question bank CSV file(s) or a built-in bank name")
+    _add_game_arguments(host)
     host.add_argument("--rooms", type=_positive_int, default=1, help="how many rooms (default: 1)")
     host.add_argument("--address", default="127.0.0.1",
                       help="address to listen on (default: 127.0.0.1; 0.0.0.0 for a classroom network)")

@@ -335,9 +335,9 @@ class RoomClient:
                 self.message = data["reason"]
             elif kind == "closed":
                 self.status, self.message = "closed", data.get("reason", "The room closed.")
-                self._first_error = self._first_error or (None if self._first.is_set()
-                                                          else JoinError("closed", self.message))
-                self._first.set()
+                if not self._first.is_set():
+                    self._first_error = JoinError("closed", self.message)
+                    self._first.set()
                 self._notify()
                 return "stop"
         except (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError, ProtocolError) as error:
