@@ -14,6 +14,7 @@ from typing import Iterable
 import pandas as pd
 
 from .engine import Game
+from .exports import SafeTable
 
 
 @dataclass(frozen=True)
@@ -82,8 +83,9 @@ def question_reports(games: Iterable[Game]) -> list[QuestionReport]:
 
 def report_table(games: Iterable[Game]) -> pd.DataFrame:
     """The question reports as a table (one row per question), ready for
-    ``.to_csv("report.csv")``; columns as in :class:`QuestionReport` plus
-    ``correct_rate``."""
+    ``.to_csv("report.csv")`` or ``.to_excel("report.xlsx")``, which write
+    every text cell inert (:class:`~triviador_nb.exports.SafeTable`); columns
+    as in :class:`QuestionReport` plus ``correct_rate``."""
     rows = [dict(r.__dict__, correct_rate=r.correct_rate) for r in question_reports(games)]
     columns = ["question", "kind", "text", "asked", "answers", "correct", "correct_rate", "median_off", "worst_off"]
-    return pd.DataFrame(rows, columns=columns)
+    return SafeTable(rows, columns=columns)
