@@ -88,8 +88,9 @@ class Board:
     def independent_sets(self, size: int) -> list[tuple[str, ...]]:
         """Every set of ``size`` mutually non-adjacent territories, in board order.
 
-        Used to draw bases that never border each other (D15). For the boards
-        of this game (<= 40 territories, size <= 3) this is a few thousand sets,
+        Used to draw bases that never border each other (D15) on small boards
+        (see :data:`triviador_nb.engine.bases.ENUMERATE_UP_TO`): for the
+        built-in maps (<= 20 territories, size <= 4) a few thousand sets,
         computed once per board and size.
         """
         cache = self._independent_sets
