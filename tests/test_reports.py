@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import openpyxl
 from fixture_data import grid_board, synthetic_bank
 from helpers import answer_all
 from triviador_nb.engine import CONQUIZTADOR, Game, GuessAnswer
-from triviador_nb.reports import question_reports, report_table
+from triviador_nb.reports import (Report, answers_table, players_table, question_reports, report_table,
+                                  scores_table)
 from triviador_nb.simulate import play_bot_game
 from triviador_nb.ui import ManualClock, play
 
@@ -55,3 +57,102 @@ def test_the_app_shows_the_report_when_the_game_is_over():
     first = question_reports([app.game])[0]
     assert first.text.split()[0] in app.report_view.value
     assert len(app.report()) == len(question_reports([app.game]))
+
+
+def first_guess_game() -> tuple[Game, object]:
+    """Seed 1 on the grid: three answers to the first guess question (exact,
+    10 over, none) and the picks they earn."""
+    game = Game(CONQUIZTADOR, grid_board(), synthetic_bank(), seed=1)
+    asked = game.question
+    correct = asked.question.answer
+    game.apply(GuessAnswer(0, correct, 1000))
+    game.apply(GuessAnswer(1, correct + 10, 2000))
+    game.apply(GuessAnswer(2, None))
+    return game, asked
+
+
+def test_the_answers_table_says_who_answered_what_right_or_wrong_time_and_error():
+    game, asked = first_guess_game()
+    table = answers_table([game])
+    correct = asked.question.answer
+    cells = table[["seat", "player", "given", "correct", "right", "off", "ms"]]
+    assert cells.astype(object).where(cells.notna(), None).values.tolist() == [
+        [0, game.players[0].name, correct, correct, True, 0, 1000],
+        [1, game.players[1].name, correct + 10, correct, False, 10, 2000],
+        [2, game.players[2].name, None, correct, None, None, None],
+    ]
+    assert set(table["number"]) == {1} and set(table["question"]) == {asked.question.id}
+
+
+def test_a_choice_answer_is_reported_by_the_option_text():
+    game = Game(CONQUIZTADOR, grid_board(), synthetic_bank(), seed=1, bases=("A1", "A4", "C2"))
+    while game.phase.value == "expansion":
+        answer_all(game, guesses={0: game.question.question.answer}) if game.stage == "answer" \
+            else game.apply(game.legal_actions()[0])
+    game.apply(game.legal_actions()[0])
+    asked = game.question
+    answer_all(game, right={asked.players[0]})
+    rows = answers_table([game])
+    rows = rows[rows["kind"] == "choice"]
+    right_text = asked.options[asked.correct_option]
+    assert rows["correct"].tolist() == [right_text, right_text]
+    assert rows["right"].tolist() == [True, False]
+    assert rows["given"].tolist()[0] == right_text and rows["given"].tolist()[1] in asked.options
+    assert rows["given"].tolist()[1] != right_text
+
+
+def test_the_players_table_adds_up_each_players_answers_and_score():
+    games = [play_bot_game(CONQUIZTADOR, grid_board(), synthetic_bank(guesses=5, choices=5), 1)]
+    players = players_table(games)
+    answers = answers_table(games)
+    game = games[0]
+    assert players["player"].tolist() == [p.name for p in game.players]
+    assert players["score"].tolist() == game.scores()
+    assert sorted(players["place"].tolist()) == [1, 2, 3]
+    assert players.loc[players["place"] == 1, "seat"].item() == game.ranking[0]
+    for seat in range(3):
+        mine = answers[(answers["seat"] == seat) & answers["given"].notna()]
+        row = players[players["seat"] == seat].iloc[0]
+        assert (row["answered"], row["right"]) == (len(mine), int(mine["right"].sum()))
+
+
+def test_the_score_table_follows_d10_and_ends_at_the_final_scores():
+    game = play_bot_game(CONQUIZTADOR, grid_board(), synthetic_bank(guesses=5, choices=5), 2)
+    table = scores_table(game)
+    names = [p.name for p in game.players]
+    assert table.iloc[0][names].tolist() == [CONQUIZTADOR.base_value] * 3  # D12: the bases, 1000 each
+    assert table.iloc[-1][names].tolist() == game.scores()
+    assert table["question"].is_monotonic_increasing
+    assert table["question"].iloc[-1] == sum(1 for e in game.events if e.kind == "answers")
+
+
+def test_the_charts_draw_a_line_per_player_and_the_hardest_questions():
+    games = [play_bot_game(CONQUIZTADOR, grid_board(), synthetic_bank(guesses=5, choices=5), s) for s in (1, 2)]
+    report = Report(games)
+    lines = report.score_chart().axes[0].get_lines()
+    assert [line.get_label() for line in lines] == [p.name for p in games[-1].players]
+    choice_axes, guess_axes = report.hardest_chart(top=3).axes
+    assert len(choice_axes.patches) == min(3, sum(report.questions["kind"] == "choice"))
+    assert len(guess_axes.patches) == min(3, sum(report.questions["kind"] == "guess"))
+
+
+def test_the_report_exports_csv_and_xlsx_in_one_call_with_no_live_formula(tmp_path):
+    game, asked = first_guess_game()
+    game.players[1].name = "=HYPERLINK(\"http://example.invalid\",\"win\")"
+    written = Report([game]).export(tmp_path / "lesson.xlsx")
+    assert [p.name for p in written] == ["lesson.xlsx", "lesson-players.csv", "lesson-answers.csv",
+                                         "lesson-questions.csv", "lesson-scores.csv"]
+    book = openpyxl.load_workbook(written[0])
+    assert book.sheetnames == ["players", "answers", "questions", "scores"]
+    assert [c.coordinate for s in book for row in s.iter_rows() for c in row if c.data_type == "f"] == []
+    assert book["players"]["C3"].value == "'" + game.players[1].name
+    assert "'=HYPERLINK(" in (tmp_path / "lesson-answers.csv").read_text(encoding="utf-8")
+
+
+def test_the_app_gives_the_full_report_of_its_games(tmp_path):
+    app = play(seed=3, clock=ManualClock())
+    app.autoplay()
+    report = app.full_report()
+    assert report.players["score"].tolist() == app.game.scores()
+    assert len(report.answers) == sum(len(e.data["answers"]) for e in app.game.events if e.kind == "answers")
+    assert [p.name for p in report.export(tmp_path / "lesson")][0] == "lesson.xlsx"

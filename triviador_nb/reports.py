@@ -1,20 +1,26 @@
-"""Reports after play: how each question went, so authors can fix or retire it.
+"""Reports after play: how each question went (so authors can fix or retire
+it), who answered what, and how the scores moved (so a teacher sees what the
+class knew).
 
 Built from the games' event logs (every "answers" event reveals the correct
-answer and each player's answer and time), so a report can be made for any
-finished or unfinished game, and for several games together.
+answer and each player's answer and time; D10's points are in the other
+events), so a report can be made for any finished or unfinished game, and for
+several games together. Tables are :class:`~triviador_nb.exports.SafeTable`:
+their ``to_csv``/``to_excel`` write no cell a spreadsheet would run.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from statistics import median
-from typing import Iterable
+from typing import Iterable, Sequence
 
 import pandas as pd
+from matplotlib.figure import Figure
 
 from .engine import Game
-from .exports import SafeTable
+from .exports import SafeTable, write_table
 
 
 @dataclass(frozen=True)
@@ -89,3 +95,189 @@ def report_table(games: Iterable[Game]) -> pd.DataFrame:
     rows = [dict(r.__dict__, correct_rate=r.correct_rate) for r in question_reports(games)]
     columns = ["question", "kind", "text", "asked", "answers", "correct", "correct_rate", "median_off", "worst_off"]
     return SafeTable(rows, columns=columns)
+
+
+ANSWER_COLUMNS = ["game", "number", "question", "kind", "purpose", "text", "seat", "player", "given", "correct",
+                  "right", "off", "ms"]
+
+
+def answers_table(games: Sequence[Game]) -> SafeTable:
+    """One row per player per question asked, in the order asked.
+
+    Columns: ``game`` (1-based, in the order given), ``number`` (the question's
+    place in its game, 1-based), ``question`` (id), ``kind`` (``"guess"`` or
+    ``"choice"``), ``purpose`` (what it decided: ``"expansion"``,
+    ``"battle"``...), ``text``, ``seat`` (0-based), ``player``, ``given`` (the
+    guess, the option's text, or None for no answer), ``correct`` (the number
+    or the right option's text), ``right`` (the right option, or an exact
+    guess; None without an answer), ``off`` (a guess's distance from the
+    answer; None otherwise), ``ms`` (response time in milliseconds as the
+    table stamped it; None without an answer or time). Missing values are
+    empty cells in CSV and xlsx (pandas shows them as None or NaN).
+    """
+    rows = []
+    for number, game in enumerate(games, start=1):
+        asked = 0
+        for event in game.events:
+            if event.kind != "answers":
+                continue
+            asked += 1
+            d = event.data
+            guess = d["kind"] == "guess"
+            correct = d["correct"] if guess else d["options"][d["correct_option"]]
+            for answer in d["answers"]:
+                given = answer["given"]
+                shown = given if guess or given is None else d["options"][given]
+                rows.append({
+                    "game": number, "number": asked, "question": d["question"], "kind": d["kind"],
+                    "purpose": d["purpose"], "text": d["question_text"], "seat": answer["seat"],
+                    "player": game.players[answer["seat"]].name, "given": shown, "correct": correct,
+                    "right": None if given is None else (given == d["correct"] if guess
+                                                         else given == d["correct_option"]),
+                    "off": abs(given - d["correct"]) if guess and given is not None else None,
+                    "ms": answer["ms"] if given is not None else None,
+                })
+    return SafeTable(rows, columns=ANSWER_COLUMNS)
+
+
+PLAYER_COLUMNS = ["game", "seat", "player", "place", "score", "asked", "answered", "right", "right_rate",
+                  "median_off", "median_ms"]
+
+
+def players_table(games: Sequence[Game]) -> SafeTable:
+    """One row per player per game: ``place`` (1 = best, D13's ranking; None
+    while the game goes on), ``score`` (D10), ``asked`` (questions put to
+    them), ``answered``, ``right`` (right options and exact guesses),
+    ``right_rate`` (0-1 of answered; None without answers), ``median_off``
+    (of their guesses), ``median_ms`` (of their answers)."""
+    answers = answers_table(games)
+    rows = []
+    for number, game in enumerate(games, start=1):
+        places = {seat: i + 1 for i, seat in enumerate(game.ranking)} if game.is_over else {}
+        scores = game.scores()
+        for player in game.players:
+            mine = answers[(answers["game"] == number) & (answers["seat"] == player.seat)]
+            given = mine[mine["given"].notna()]
+            offs = [v for v in given["off"] if v is not None and not pd.isna(v)]
+            times = [v for v in given["ms"] if v is not None and not pd.isna(v)]
+            right = int(sum(bool(v) for v in given["right"]))
+            rows.append({
+                "game": number, "seat": player.seat, "player": player.name, "place": places.get(player.seat),
+                "score": scores[player.seat], "asked": len(mine), "answered": len(given), "right": right,
+                "right_rate": right / len(given) if len(given) else None,
+                "median_off": float(median(offs)) if offs else None,
+                "median_ms": float(median(times)) if times else None,
+            })
+    return SafeTable(rows, columns=PLAYER_COLUMNS)
+
+
+def scores_table(game: Game) -> SafeTable:
+    """How the scores moved (D10): one row per event that moved a score,
+    ``event`` (its index in the log), ``question`` (questions revealed so
+    far), then one column per player with their score after it."""
+    revealed = [0] * (len(game.events) + 1)
+    for e in game.events:
+        revealed[e.index + 1] = revealed[e.index] + (e.kind == "answers")
+    names = [p.name for p in game.players]
+    rows = [{"event": index, "question": revealed[index + 1], **dict(zip(names, scores))}
+            for index, scores in game.score_history()]
+    return SafeTable(rows, columns=["event", "question", *names])
+
+
+def score_chart(game: Game) -> Figure:
+    """A line per player: score (D10) after each question revealed; each
+    player's line has its own dash pattern as well as its own colour."""
+    table = scores_table(game).drop_duplicates("question", keep="last")
+    figure = Figure(figsize=(7, 3.6), layout="constrained")
+    axes = figure.subplots()
+    for player, style in zip(game.players, ["-", "--", ":", "-."] * 3):
+        axes.step(table["question"], table[player.name], where="post", label=player.name, linewidth=2.2,
+                  linestyle=style)
+    axes.set_xlabel("questions revealed")
+    axes.set_ylabel("score")
+    axes.set_title("Score over the game")
+    axes.legend(loc="upper left")
+    return figure
+
+
+def hardest_chart(games: Sequence[Game], top: int = 8) -> Figure:
+    """The questions the class found hardest: multiple-choice questions by the
+    share answered wrong, guess questions by the median guess's distance from
+    the answer as a share of the answer (capped at 100%); ``top`` of each,
+    hardest at the top."""
+    reports = question_reports(games)
+    choice = sorted((r for r in reports if r.kind == "choice" and r.answers),
+                    key=lambda r: -(1 - r.correct_rate))[:top]
+    answers = answers_table(games)
+    guess = []
+    for r in reports:
+        if r.kind == "guess" and r.answers:
+            rows = answers[(answers["question"] == r.question) & answers["off"].notna()]
+            offs = pd.to_numeric(rows["off"]) / pd.to_numeric(rows["correct"]).abs().clip(lower=1)
+            share = min(1.0, float(median(offs)))
+            guess.append((share, r))
+    guess = sorted(guess, key=lambda pair: -pair[0])[:top]
+    figure = Figure(figsize=(9, 3.8), layout="constrained")
+    left, right = figure.subplots(1, 2)
+    for axes, pairs, title in ((left, [(1 - r.correct_rate, r) for r in choice], "multiple choice: answered wrong"),
+                               (right, guess, "guess questions: median guess off by")):
+        labels = [_short(r.text) for _, r in reversed(pairs)]
+        axes.barh(labels, [100 * v for v, _ in reversed(pairs)], color="#d55e00")
+        axes.set_xlim(0, 100)
+        axes.set_xlabel("%")
+        axes.set_title(title, fontsize=10)
+    figure.suptitle("The questions the class found hardest")
+    return figure
+
+
+def _short(text: str, limit: int = 38) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+class Report:
+    """Everything the games of a lesson tell: per question, per answer, per
+    player, and the score over time of each game.
+
+    Args:
+        games: the games, in the order played (e.g. ``app.games``).
+
+    Attributes:
+        questions: :func:`report_table`; answers: :func:`answers_table`;
+        players: :func:`players_table`.
+    """
+
+    def __init__(self, games: Iterable[Game]):
+        self.games = list(games)
+        self.questions = report_table(self.games)
+        self.answers = answers_table(self.games)
+        self.players = players_table(self.games)
+
+    def score_chart(self, game: int = -1) -> Figure:
+        """:func:`score_chart` of one game (the last by default)."""
+        return score_chart(self.games[game])
+
+    def hardest_chart(self, top: int = 8) -> Figure:
+        """:func:`hardest_chart` of all the games."""
+        return hardest_chart(self.games, top)
+
+    def export(self, path: str | Path) -> list[Path]:
+        """Write the report in one call: ``<path>.xlsx`` with the sheets
+        ``players``, ``answers``, ``questions`` and ``scores`` (the last game),
+        and one CSV per table beside it (``<path>-players.csv``...); every
+        text cell inert (:mod:`triviador_nb.exports`). A suffix on ``path`` is
+        dropped. Returns the files written.
+
+        Raises:
+            OSError: a file cannot be written (e.g. the xlsx is open in Excel).
+        """
+        base = Path(path)
+        base = base.with_suffix("") if base.suffix.lower() in (".xlsx", ".csv") else base
+        tables = {"players": self.players, "answers": self.answers, "questions": self.questions}
+        if self.games:
+            tables["scores"] = scores_table(self.games[-1])
+        written = [write_table(table, base.with_name(f"{base.name}-{name}.csv")) for name, table in tables.items()]
+        xlsx = base.with_name(base.name + ".xlsx")
+        with pd.ExcelWriter(xlsx, engine="openpyxl") as writer:
+            for name, table in tables.items():
+                table.to_excel(writer, sheet_name=name, index=False)
+        return [xlsx, *written]

@@ -335,15 +335,14 @@ class Game:
                 totals[state.owner] += state.value
         return totals
 
-    def score_invariant_problems(self) -> list[str]:
-        """D10 checked against the event log: the points each seat gained and
-        lost in the log's events (bases, picks, takes, defense bonuses,
-        captures, awards) add up to its :meth:`score`.
-
-        Returns one sentence per player whose tally differs (an independent
-        referee for tests; an empty list when every score agrees).
-        """
+    def score_history(self) -> list[tuple[int, list[int]]]:
+        """D10 from the event log alone: ``(event index, every seat's score)``
+        after each event that moved a score, in log order (bases, picks,
+        takes, defense bonuses, captures, awards). The last entry equals
+        :meth:`scores` (see :meth:`score_invariant_problems`); empty before
+        any base is placed."""
         tally = [0] * len(self.players)
+        history: list[tuple[int, list[int]]] = []
         for e in self.events:
             d = e.data
             if e.code in ("bases.drawn", "bases.placed"):
@@ -359,6 +358,21 @@ class Game:
             elif e.code == "capture.base":
                 tally[d["seat"]] += tally[d["defender"]] + d["revalued"]
                 tally[d["defender"]] = 0
+            else:
+                continue
+            history.append((e.index, list(tally)))
+        return history
+
+    def score_invariant_problems(self) -> list[str]:
+        """D10 checked against the event log: the points each seat gained and
+        lost in the log's events (:meth:`score_history`) add up to its
+        :meth:`score`.
+
+        Returns one sentence per player whose tally differs (an independent
+        referee for tests; an empty list when every score agrees).
+        """
+        history = self.score_history()
+        tally = history[-1][1] if history else [0] * len(self.players)
         return [f"{p.name}: score {self.score(p.seat)} != {tally[p.seat]} from the event log"
                 for p in self.players if self.score(p.seat) != tally[p.seat]]
 

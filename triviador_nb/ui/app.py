@@ -16,7 +16,7 @@ from ..bots import Bot
 from ..classroom import Clock, Table
 from ..engine import Game
 from ..maps import GameMap
-from ..reports import question_reports, report_table
+from ..reports import Report, question_reports, report_table
 from . import panels
 from .cells import shown_by_cell
 from .screen import GameScreen, TableSource
@@ -75,6 +75,13 @@ class GameApp(GameScreen):
         """How each question went in every game of this app so far (one row per
         question); save it for the question bank's author with ``.to_csv(...)``."""
         return report_table(self.games)
+
+    def full_report(self) -> Report:
+        """Everything this app's games tell the teacher: ``.players``,
+        ``.answers`` and ``.questions`` tables, ``.score_chart()``,
+        ``.hardest_chart()``, and ``.export("lesson")`` for xlsx and CSV
+        in one call (no cell a spreadsheet would run)."""
+        return Report(self.games)
 
     def asked_ids(self) -> frozenset[str]:
         """Ids of the questions asked in every game of this app so far."""
