@@ -92,6 +92,19 @@ def test_built_in_bank_names_mix_with_files_wherever_a_bank_is_given(
         resolve_bank(f"general_knowledge, {path}")
 
 
+def test_a_room_host_takes_built_in_names_and_files(tmp_path: Path) -> None:
+    from triviador_nb.rooms import RoomHost
+
+    path = kahoot(tmp_path / "my_kahoot.xlsx", KAHOOT_QUIZ)
+    room_host = RoomHost()
+    try:
+        room = room_host.open_room(bank=f"general_knowledge_en, {path}")
+        assert room.bank.name == "general_knowledge_en+my_kahoot"
+        assert room.bank.choice[-1].id == "my_kahoot:11"
+    finally:
+        room_host.close()
+
+
 def test_the_setup_form_takes_built_in_names_and_files_and_shows_the_skipped_rows(tmp_path: Path) -> None:
     from triviador_nb.classroom import ManualClock
     from triviador_nb.ui import setup

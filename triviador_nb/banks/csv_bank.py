@@ -4,7 +4,10 @@ One question per row; columns are found by header name, in any order:
 
 * ``type`` - ``guess`` or ``choice``.
 * ``question`` - the text shown to players, kept literally (no markup is
-  processed).
+  processed). In every cell, a ``'`` before ``=``, ``+``, ``-``, ``@``, a tab
+  or a carriage return is taken off (``bank convert`` writes it so that a
+  spreadsheet does not run the cell: :func:`triviador_nb.exports.restore`);
+  invisible characters are taken out with a warning (:mod:`invisible`).
 * ``answer`` - guess: the correct whole number >= 0, written with digits only
   (``1000``; ``1 000``, ``1,000`` and ``1.000`` are errors, surrounding
   spaces are fine). Choice: the correct option's text.
@@ -22,7 +25,9 @@ Central European Excel, cp1252/latin-1) and ``;`` or tab delimiters are
 detected by :mod:`triviador_nb.banks.detect`; cells are read by
 :mod:`triviador_nb.banks.reading` (pyarrow, or pandas for a broken file). Files in other quiz tools'
 formats (Kahoot, Quizizz, Blooket, Gimkit, GIFT, Aiken) are recognised by
-content and imported by :mod:`triviador_nb.banks.formats`. Header names match
+content and imported by :mod:`triviador_nb.banks.formats`; their rows the game
+cannot use are skipped with a warning, while a project CSV's row errors stay
+errors (its author fixes them). Header names match
 ignoring case and surrounding spaces; every cell is stripped of surrounding
 spaces. Blank rows are skipped but still counted, so row numbers are the ones
 a spreadsheet shows (header = row 1). When a required column is missing, only

@@ -343,7 +343,7 @@ def _wrong_count(count: int, texts: list[str], what: str = "answers") -> str:
     """Why a question with ``count`` options (``texts``) cannot be played."""
     if count == 2 and {text.casefold() for text in texts} in ({"true", "false"}, {"yes", "no"}):
         return TRUE_FALSE
-    return f"{count} {what}: a game needs 4 {'options' if what == 'answers' else what}"
+    return f"{count} {what if count != 1 else what[:-1]}: a game needs 4 options"
 
 
 def _import_sheet(file: str, records: list[list[str]], kind: str, header_at: int) -> Imported:
