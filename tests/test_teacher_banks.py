@@ -150,6 +150,19 @@ def test_a_file_with_no_playable_question_is_an_error(tmp_path: Path) -> None:
     ]
 
 
+def test_a_skipped_row_gets_no_other_warnings(tmp_path: Path) -> None:
+    path = kahoot(tmp_path / "k.xlsx", [
+        KAHOOT_QUIZ[0],  # row 9: the answer is Budapest
+        [2, "Is Budapest older than Vienna?", "Yes", "No", "yes", "Maybe", 20, 1],  # row 10: names it, and is skipped
+    ])
+
+    assert located(check_bank_file(path))[:1] == [
+        (10, "Answer 3", "warning", 'skipped "Is Budapest older than Vienna?": option \'yes\' repeats Answer 1 '
+                                    "(the 4 options must all differ)"),
+    ]
+    assert [problem.row for problem in check_bank_file(path)] == [10, 1]
+
+
 def test_the_project_csv_still_refuses_its_own_broken_rows(tmp_path: Path) -> None:
     path = tmp_path / "own.csv"
     path.write_text("type,question,answer,wrong_1,wrong_2,wrong_3\nguess,How many?,8,,,\n"

@@ -37,6 +37,7 @@ the header is checked.
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -309,7 +310,9 @@ def _check_sheets(paths: list[Path], build_questions: bool = False) -> _Checked:
         clean = not any(problem.is_error for problem in found)
         questions = _questions(sheets) if build_questions and clean else ((), ())
         relabels = {sheet.file: sheet.relabel for sheet in sheets if sheet.relabel is not None}
-        extra = [relabels[p.file](p) if p.file in relabels else p for p in searching.result()]
+        kept = {sheet.file: sheet.rows.index for sheet in sheets if sheet.relabel is not None}
+        extra = [relabels[p.file](p) if p.file in relabels else p for p in searching.result()
+                 if p.file not in kept or p.row in kept[p.file]]  # none about a skipped row
         problems = _merged(sheets, found, extra)  # the search adds warnings only
     if clean:
         problems += _missing_kind_problems(sheets)
@@ -327,14 +330,14 @@ def _merged(sheets: list[_Sheet], problems: list[BankProblem], extra: list[BankP
 def _missing_kind_problems(sheets: list[_Sheet]) -> list[BankProblem]:
     kinds = set().union(*(sheet.rows["kind"].unique() for sheet in sheets))
     label = "+".join(sheet.file for sheet in sheets)
-    files = ",".join(sheet.file for sheet in sheets)
+    files = shlex.quote(",".join([SUGGESTED_BANK, *(sheet.file for sheet in sheets)]))
     return [
         BankProblem(
             label,
             1,
             "type",
             f"the bank has no {kind} questions; a game needs both kinds: add some, or load it together with a "
-            f"bank that has them, e.g. --bank {SUGGESTED_BANK},{files} (in the setup form: "
+            f"bank that has them, e.g. --bank {files} (in the setup form: "
             f"{SUGGESTED_BANK}, {', '.join(sheet.file for sheet in sheets)})",
         )
         for kind in KINDS
