@@ -197,6 +197,8 @@ MOODLE_GIFT = """// question: 101  name: Essay
 ::Range::How tall is Kékes? {#1000..1020}
 
 ::Two full::Year? {#=1849 =1850}
+
+::Picture::[html]<p>Which bridge is this?</p><img src="@@PLUGINFILE@@/b.png">{=Széchenyi ~Erzsébet ~Petőfi ~Árpád}
 """
 
 
@@ -209,15 +211,19 @@ def test_moodle_gift_export_loads_its_playable_questions(tmp_path: Path) -> None
         (5, "-", "warning",
          'skipped "Match the capitals.": matching question: a game needs one answer and 3 wrong options'),
         (19, "-", "warning",
-         "skipped \"How tall is Kékes?\": numeric answer '1000..1020' is not one whole number >= 0 (write {#1822})"),
+         "skipped \"How tall is Kékes?\": numeric answer '1000..1020' is not one whole number >= 0 "
+         "(write {#1822})"),
         (21, "-", "warning",
          'skipped "Year?": 2 numeric answers with full marks; a guess question needs exactly one (write {#1822})'),
+        (23, "-", "warning",
+         "the question's picture is not shown in the game: check that it can be answered without it"),
     ]
     bank = load_bank(path)
     assert bank.choice == (
         ChoiceQuestion("moodle:11", "Which city is the Paris of the East?", "Budapest",
                        ("Bucureşti", "Café town", "Wien")),
         ChoiceQuestion("moodle:13", "Capital of Slovakia?", "Bratislava", ("Košice", "Nitra", "Žilina")),
+        ChoiceQuestion("moodle:23", "Which bridge is this?", "Széchenyi", ("Erzsébet", "Petőfi", "Árpád")),
     )
     assert bank.guess == (
         GuessQuestion("moodle:15", "When was the Chain Bridge opened?", 1849),

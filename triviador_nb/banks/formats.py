@@ -51,7 +51,7 @@ from pathlib import Path
 import pandas as pd
 
 from triviador_nb.banks.detect import Decoded, decode, sniff_delimiter
-from triviador_nb.banks.html_text import html_to_text
+from triviador_nb.banks.html_text import html_text_and_images, html_to_text
 from triviador_nb.banks.problems import WHOLE_ROW, BankProblem, Severity
 
 COLUMNS = ("type", "question", "answer", "wrong_1", "wrong_2", "wrong_3", "category", "difficulty", "source", "fact", "id")
@@ -494,7 +494,11 @@ def _gift_question(result: _Text, line: int, text: str, category: str) -> None:
     markup = re.match(r"^\s*\[(html|moodle|plain|markdown)\]", text)
     if markup:
         text = text[markup.end():]
-    plain = (lambda part: html_to_text(_unescaped(part))) if markup and markup[1] == "html" else _unescaped
+    html = markup is not None and markup[1] == "html"
+    plain = (lambda part: html_to_text(_unescaped(part))) if html else _unescaped
+    if html and html_text_and_images(_unescaped(text))[1]:
+        result.problem(line, "the question's picture is not shown in the game: check that it can be answered "
+                             "without it", "warning")
     opening = text.find("{")
     closing = text.find("}", opening + 1)
     if opening < 0:
