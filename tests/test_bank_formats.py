@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook
 
-from triviador_nb.banks import BankError, BankProblem, check_bank_file, check_bank_files, load_bank
+from triviador_nb.banks import BankProblem, check_bank_file, check_bank_files, load_bank
 from triviador_nb.banks.convert import convert_bank_file
 from triviador_nb.banks.detect import cp1250_score, decode, sniff_delimiter
 from triviador_nb.banks.formats import detect_format
@@ -181,14 +181,17 @@ def test_kahoot_xlsx_problems_in_excel_rows_and_kahoot_columns(tmp_path: Path) -
 
     assert detect_format(path) == "kahoot"
     assert located(check_bank_file(path)) == [
-        (10, "-", "error", "this question has 2 answers; a battle question needs exactly 4 "
-                           "(true/false and 2-3 answer questions cannot be played)"),
-        (12, "Correct answer(s)", "error",
-         "2 correct answers (1,2); a battle question has exactly one, so this row cannot be played"),
-        (14, "Answer 3", "error", "option 'b' repeats Answer 2 (the 4 options must all differ)"),
-        (15, "-", "error", "this question has 3 answers; a battle question needs exactly 4 "
-                           "(true/false and 2-3 answer questions cannot be played)"),
-        (15, "Correct answer(s)", "error", "correct answer '5' is not a list of answer numbers 1-4"),
+        (10, "-", "warning", 'skipped "The Danube is a river": true/false question: a game needs 4 options'),
+        (12, "Correct answer(s)", "warning",
+         'skipped "Which are prime?": 2 correct answers (1,2); a game\'s question has exactly one'),
+        (14, "Answer 3", "warning",
+         'skipped "Pick the odd one": option \'b\' repeats Answer 2 (the 4 options must all differ)'),
+        (15, "-", "warning", 'skipped "Three answers?": 3 answers: a game needs 4 options'),
+        (15, "Correct answer(s)", "warning",
+         'skipped "Three answers?": correct answer \'5\' is not a list of answer numbers 1-4'),
+        (1, "type", "error", "the bank has no guess questions; a game needs both kinds: add some, or load it "
+         f"together with a bank that has them, e.g. --bank general_knowledge_en,{path} (in the setup form: "
+         f"general_knowledge_en, {path})"),
     ]
 
 
@@ -230,19 +233,18 @@ def test_quizizz_xlsx(tmp_path: Path) -> None:
 
     problems = check_bank_file(path)
     assert located(problems) == [
-        (3, "Correct Answer", "error",
-         "2 correct answers (2,4); a battle question has exactly one, so this row cannot be played"),
-        (5, "Question Type", "error", "Poll questions have no correct answer, so they cannot be played"),
-        (6, "-", "error", "this question has 5 options; a battle question needs exactly 4 "
-                          "(true/false and 2-3 answer questions cannot be played)"),
+        (3, "Correct Answer", "warning",
+         'skipped "Pick the even ones": 2 correct answers (2,4); a game\'s question has exactly one'),
+        (5, "Question Type", "warning", 'skipped "What do you think?": Poll question: it has no correct answer'),
+        (6, "-", "warning", 'skipped "Five options?": 5 options: a game needs 4 options'),
         (6, "Image Link", "warning", "the image is not shown in the game"),
-        (8, "Question Type", "error",
-         "a Fill-in-the-Blank question can only be played as a guess question, with one whole-number answer "
-         "in Option 1"),
+        (8, "Question Type", "warning",
+         'skipped "Name a colour": Fill-in-the-Blank question: no options and no number (a guess question '
+         "needs one whole-number answer in Option 1)"),
     ]
-    with pytest.raises(BankError) as raised:
-        load_bank(path)
-    assert len(raised.value.problems) == 4
+    bank = load_bank(path)
+    assert [question.id for question in bank.choice] == ["quizizz:2", "quizizz:7"]
+    assert [question.id for question in bank.guess] == ["quizizz:4"]
 
 
 def test_quizizz_good_rows(tmp_path: Path) -> None:
@@ -282,11 +284,10 @@ def test_blooket_csv_rows_count_the_banner_and_multiline_header(tmp_path: Path) 
     path.write_text(BLOOKET, encoding="utf-8", newline="")
 
     assert detect_format(path) == "blooket"
-    assert located(check_bank_file(path)) == [
-        (4, "-", "error", "this question has 2 answers; a battle question needs exactly 4 "
-                          "(true/false and 2-3 answer questions cannot be played)"),
-        (6, "Correct Answer(s)", "error",
-         "2 correct answers (1,2); a battle question has exactly one, so this row cannot be played"),
+    assert located(check_bank_file(path))[:2] == [
+        (4, "-", "warning", 'skipped "Is water wet?": true/false question: a game needs 4 options'),
+        (6, "Correct Answer(s)", "warning",
+         'skipped "Primes?": 2 correct answers (1,2); a game\'s question has exactly one'),
     ]
 
 
@@ -322,10 +323,10 @@ def test_gimkit_csv(tmp_path: Path) -> None:
 
     assert detect_format(path) == "gimkit"
     assert located(check_bank_file(path)) == [
-        (4, "-", "error", "this question has 1 incorrect answers; a battle question needs exactly 3 "
-                          "(or none and a whole-number correct answer, for a guess question)"),
-        (5, "-", "error", "this question has 0 incorrect answers; a battle question needs exactly 3 "
-                          "(or none and a whole-number correct answer, for a guess question)"),
+        (4, "-", "warning", 'skipped "Two options?": 1 incorrect answer: a game needs 3 (or none and a '
+                            "whole-number correct answer, for a guess question)"),
+        (5, "-", "warning", 'skipped "Colour of the sky?": typing question: no options and no number (a game '
+                            "needs 4 options, or one whole number for a guess question)"),
     ]
     path.write_text("\n".join(path.read_text(encoding="utf-8").split("\n")[:3]) + "\n", encoding="utf-8")
     bank = load_bank(path)
@@ -376,10 +377,11 @@ def test_gift_file_named_txt(tmp_path: Path) -> None:
     assert located(check_bank_file(path)) == [
         (12, "question", "warning", GIVEAWAY),  # "In which year was Budapest created?" names line 4's answer
         (14, "-", "warning", "the tolerance :5 is ignored; the closest guess wins"),
-        (18, "-", "error", "numeric answer '3.14' is not a whole number >= 0; a guess question needs one"),
-        (20, "-", "error", "a true/false question cannot be played (a choice question needs 4 options)"),
-        (22, "-", "error", "2 wrong answers (~); a battle question needs exactly 3 "
-                           "(true/false and 2-3 answer questions cannot be played)"),
+        (18, "-", "warning",
+         'skipped "Pi to two places?": numeric answer \'3.14\' is not a whole number >= 0; a guess question needs one'),
+        (20, "-", "warning",
+         'skipped "The Danube flows into the Black...": true/false question: a game needs 4 options'),
+        (22, "-", "warning", 'skipped "Two wrong?": 2 wrong answers (~): a game needs 3'),
     ]
 
 
@@ -440,10 +442,9 @@ def test_aiken(tmp_path: Path) -> None:
     path.write_text(AIKEN, encoding="utf-8")
 
     assert detect_format(path) == "aiken"
-    assert located(check_bank_file(path)) == [
-        (8, "-", "error", "this question has 3 options; a battle question needs exactly 4 "
-                          "(true/false and 2-3 answer questions cannot be played)"),
-        (14, "-", "error", "ANSWER: E is not one of the option letters A-D"),
+    assert located(check_bank_file(path))[:2] == [
+        (8, "-", "warning", 'skipped "Which river flows through Budapest?": 3 options: a game needs 4 options'),
+        (14, "-", "warning", 'skipped "How many legs has an insect?": ANSWER: E is not one of the option letters A-D'),
     ]
     good = tmp_path / "good.txt"
     good.write_text("\n".join(AIKEN.split("\n")[:7] + AIKEN.split("\n")[20:]), encoding="utf-8")
@@ -512,19 +513,36 @@ def test_convert_gift_and_cp1250_csv(tmp_path: Path) -> None:
     )
 
 
-def test_convert_refuses_files_with_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_convert_writes_the_playable_questions_and_the_skipped_ones_as_warnings(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "aiken.txt"
     source.write_text(AIKEN, encoding="utf-8")
+    out = tmp_path / "out.csv"
+
+    assert main(["bank", "convert", str(source), str(out)]) == 0
+
+    assert out.read_text(encoding="utf-8") == (
+        HEADER + ",choice,What is the capital of Czechia?,Prague,Brno,Ostrava,Plzeň,,,\n"
+        ",choice,Largest lake of Central Europe?,Balaton,Neusiedl,Lipno,Orava,,,\n")
+    assert capsys.readouterr().out.splitlines() == [
+        f'{source}:8:-: warning: skipped "Which river flows through Budapest?": 3 options: a game needs 4 options',
+        f'{source}:14:-: warning: skipped "How many legs has an insect?": ANSWER: E is not one of the option '
+        "letters A-D",
+        f"{out}: wrote 2 questions",
+    ]
+
+
+def test_convert_refuses_files_with_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "own.csv"
+    source.write_text("type,question,answer\nguess,How many?,many\n", encoding="utf-8")
     out = tmp_path / "out.csv"
 
     assert main(["bank", "convert", str(source), str(out)]) == 1
 
     assert not out.exists()
     assert capsys.readouterr().out.splitlines() == [
-        f"{source}:8:-: this question has 3 options; a battle question needs exactly 4 "
-        "(true/false and 2-3 answer questions cannot be played)",
-        f"{source}:14:-: ANSWER: E is not one of the option letters A-D",
-        f"{source}: 2 errors, 0 warnings; {out} not written",
+        f"{source}:2:answer: guess answer 'many' is not a whole number >= 0 (write digits only, e.g. 1000)",
+        f"{source}: 1 error, 0 warnings; {out} not written",
     ]
 
 
@@ -537,9 +555,9 @@ def test_cli_check_accepts_foreign_formats(tmp_path: Path, capsys: pytest.Captur
     source = tmp_path / "blooket.csv"
     source.write_text(BLOOKET, encoding="utf-8", newline="")
 
-    assert main(["bank", "check", str(source)]) == 1
+    assert main(["bank", "check", str(source)]) == 1  # only choice questions
 
-    assert capsys.readouterr().out.splitlines()[-1] == f"{source}: 2 errors, 0 warnings"
+    assert capsys.readouterr().out.splitlines()[-1] == f"{source}: 1 error, 2 warnings"
 
 
 def test_review_cases_superscript_numbers_utf16_old_xls_and_gift_equals(tmp_path: Path) -> None:
@@ -549,7 +567,7 @@ def test_review_cases_superscript_numbers_utf16_old_xls_and_gift_equals(tmp_path
     gimkit.write_text("Question,Correct Answer,Incorrect Answer 1,Incorrect Answer 2,Incorrect Answer 3\n"
                       "How many?,²,,,\n", encoding="utf-8")
     problems = check_bank_files([gimkit])  # '²' is no whole number: a problem, not a crash
-    assert problems and all(p.row == 2 for p in problems if p.is_error)
+    assert [(p.row, p.severity) for p in problems] == [(1, "error"), (2, "warning")]
     utf16 = tmp_path / "u.txt"
     utf16.write_bytes("type\tquestion\tanswer\twrong_1\twrong_2\twrong_3\nguess\tHány?\t19\t\t\t\n"
                       "choice\tMelyik?\tGyőr\tPápa\tSopron\tEger\n".encode("utf-16"))

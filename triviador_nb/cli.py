@@ -136,16 +136,20 @@ def _gc_paused() -> Iterator[None]:
 
 def _run_bank_check(args: argparse.Namespace) -> int:
     from triviador_nb.banks import check_and_load_bank
+    from triviador_nb.banks.problems import capped_lines
 
-    args.files = _bank_paths(args.files)
     try:
+        args.files = _bank_paths(args.files)
         with _gc_paused():
             problems, bank = check_and_load_bank(args.files)  # one pass: checked and, if clean, loaded
     except OSError as exc:
         print(f"{PROG}: error: cannot read {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 2
-    for problem in problems:
-        print(problem)
+    except ValueError as exc:  # an unknown built-in bank name
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    for line in capped_lines(problems):  # at most 20 of a kind, then how many more
+        print(line)
     errors = sum(problem.is_error for problem in problems)
     warnings = len(problems) - errors
     label = args.files[0] if len(args.files) == 1 else f"{len(args.files)} files"
@@ -179,11 +183,12 @@ def _add_bank_stats_parsers(actions: argparse._SubParsersAction) -> None:
 
 
 def _bank_paths(files: list[str]) -> list[str]:
-    """The files, with a built-in bank's name (e.g. general_knowledge_en) turned into its file."""
-    from triviador_nb.banks import builtin_bank_names, builtin_bank_path
+    """The files, with a built-in bank's name (e.g. general_knowledge_en) turned into its file and
+    ``a,b`` split (see ``bank_files``). Raises ValueError for an unknown built-in name."""
+    from triviador_nb.banks.csv_bank import bank_files
 
-    builtin = set(builtin_bank_names())
-    return [str(builtin_bank_path(name)) if name in builtin and not Path(name).exists() else name for name in files]
+    paths: list[Path] = bank_files(files)
+    return [str(path) for path in paths]
 
 
 def _load_for_command(files: list[str]):
@@ -198,6 +203,9 @@ def _load_for_command(files: list[str]):
         return None, 1
     except OSError as exc:
         print(f"{PROG}: error: cannot read {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return None, 2
+    except ValueError as exc:  # an unknown built-in bank name
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
         return None, 2
 
 
@@ -272,14 +280,15 @@ def _add_bank_convert_parser(actions: argparse._SubParsersAction) -> None:
 
 def _run_bank_convert(args: argparse.Namespace) -> int:
     from triviador_nb.banks.convert import convert_bank_file
+    from triviador_nb.banks.problems import capped_lines
 
     try:
         text, problems = convert_bank_file(args.input)
     except OSError as exc:
         print(f"{PROG}: error: cannot read {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 2
-    for problem in problems:
-        print(problem)
+    for line in capped_lines(problems):  # at most 20 of a kind, then how many more
+        print(line)
     errors = sum(problem.is_error for problem in problems)
     if text is None:
         print(f"{args.input}: {_count(errors, 'error')}, {_count(len(problems) - errors, 'warning')}; "
@@ -327,7 +336,7 @@ def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default="conquiztador", help="rule set name (default: conquiztador)")
     parser.add_argument("--map", default="hungary", help="built-in map name or a GeoJSON file (default: hungary)")
     parser.add_argument("--bank", nargs="+", default=["general_knowledge_en"], metavar="FILE",
-                        help="question bank CSV file(s) or a built-in bank name")
+                        help="question bank files and built-in bank names, e.g. general_knowledge_en my.xlsx")
 
 
 def _add_host_parser(commands: argparse._SubParsersAction) -> None:

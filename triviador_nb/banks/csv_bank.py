@@ -4,7 +4,10 @@ One question per row; columns are found by header name, in any order:
 
 * ``type`` - ``guess`` or ``choice``.
 * ``question`` - the text shown to players, kept literally (no markup is
-  processed).
+  processed). In every cell, a ``'`` before ``=``, ``+``, ``-``, ``@``, a tab
+  or a carriage return is taken off (``bank convert`` writes it so that a
+  spreadsheet does not run the cell: :func:`triviador_nb.exports.restore`);
+  invisible characters are taken out with a warning (:mod:`invisible`).
 * ``answer`` - guess: the correct whole number >= 0, written with digits only
   (``1000``; ``1 000``, ``1,000`` and ``1.000`` are errors, surrounding
   spaces are fine). Choice: the correct option's text.
@@ -22,7 +25,9 @@ Central European Excel, cp1252/latin-1) and ``;`` or tab delimiters are
 detected by :mod:`triviador_nb.banks.detect`; cells are read by
 :mod:`triviador_nb.banks.reading` (pyarrow, or pandas for a broken file). Files in other quiz tools'
 formats (Kahoot, Quizizz, Blooket, Gimkit, GIFT, Aiken) are recognised by
-content and imported by :mod:`triviador_nb.banks.formats`. Header names match
+content and imported by :mod:`triviador_nb.banks.formats`; their rows the game
+cannot use are skipped with a warning, while a project CSV's row errors stay
+errors (its author fixes them). Header names match
 ignoring case and surrounding spaces; every cell is stripped of surrounding
 spaces. Blank rows are skipped but still counted, so row numbers are the ones
 a spreadsheet shows (header = row 1). When a required column is missing, only
@@ -32,6 +37,7 @@ the header is checked.
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -42,12 +48,14 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from triviador_nb.banks.detect import decode
-from triviador_nb.banks.formats import Imported, import_data
+from triviador_nb.banks.detect import Decoded, decode, not_text, nul_lines
+from triviador_nb.banks.formats import SKIPPED, Imported, import_data, skipped
+from triviador_nb.banks.invisible import strip_invisible
 from triviador_nb.banks.problems import WHOLE_ROW, BankError, BankProblem, Severity
 from triviador_nb.banks.quality import bank_texts, quality_problems, same_question_codes, text_codes
 from triviador_nb.banks.reading import read_table
 from triviador_nb.engine.questions import ChoiceQuestion, GuessQuestion, QuestionBank
+from triviador_nb.exports import restore
 from triviador_nb.resources import data_dir
 
 REQUIRED_COLUMNS = ("type", "question", "answer")
@@ -56,6 +64,10 @@ OPTION_COLUMNS = ("answer", *WRONG_COLUMNS)
 METADATA_COLUMNS = ("category", "difficulty", "source", "fact")
 KNOWN_COLUMNS = (*REQUIRED_COLUMNS, *WRONG_COLUMNS, *METADATA_COLUMNS, "id")
 KINDS = ("guess", "choice")
+BANK_FILES = ("a CSV or text file (the project's columns, Blooket, Gimkit, GIFT, Aiken) or an xlsx workbook "
+              "(Kahoot, Quizizz)")
+SUGGESTED_BANK = "general_knowledge_en"
+"""The built-in bank with both kinds that messages suggest loading beside a one-kind file."""
 MAX_QUESTION_CHARS = 200
 MAX_OPTION_CHARS = 60
 MAX_GUESS_DIGITS = 15  # guess answers up to 999 999 999 999 999
@@ -72,6 +84,7 @@ class _Sheet:
     problems: list[BankProblem]
     header: list[str] = field(default_factory=list)  # the file's column names, for ordering problems
     relabel: Callable[[BankProblem], BankProblem] | None = None  # imported files: to the source's rows and columns
+    format: str = "csv"  # or the foreign format it was imported from (formats.FORMATS)
 
 
 # ---------------------------------------------------------------- public API
@@ -206,28 +219,59 @@ def builtin_bank_path(name: str) -> Path:
 
 
 def resolve_bank(bank: str | Path | Sequence[str | Path] | QuestionBank) -> QuestionBank:
-    """A question bank from a built-in name, a CSV path, several paths, or a bank.
+    """A question bank from built-in names and files, mixed freely, or a bank.
+
+    ``bank`` is a built-in name (``general_knowledge_en``), a file, a list of
+    both, or one string of them separated by commas
+    (``"general_knowledge_en, my_kahoot.xlsx"``); an existing file's name is
+    never split or taken for a built-in name. Several are loaded as one bank
+    (see :func:`bank_files`).
 
     Raises:
-        BankError: a CSV file has errors (every one is listed).
-        FileNotFoundError: a CSV path that does not exist (says where relative paths start).
-        ValueError: an unknown built-in name (the known ones are listed).
+        BankError: a file has errors (every one is listed).
+        FileNotFoundError: a path that does not exist (says where relative paths start).
+        ValueError: nothing given, or an unknown built-in name (the known ones are listed).
     """
     if isinstance(bank, QuestionBank):
         return bank
-    if isinstance(bank, str) and not bank.strip():
-        raise ValueError("no question bank given: a built-in name (e.g. general_knowledge_en) or a file")
-    if not isinstance(bank, (list, tuple)) and Path(bank).suffix == "" and not Path(bank).exists():
-        return load_builtin_bank(str(bank))
-    paths = list(bank) if isinstance(bank, (list, tuple)) else [bank]
-    if not paths:
-        raise ValueError("no question bank files given")
+    paths = bank_files(bank)
     missing = [str(p) for p in paths if not Path(p).is_file()]
     if missing:
         raise FileNotFoundError(f"no question bank file {', '.join(missing)} (relative paths start in "
                                 f"{Path.cwd()}); give the full path, or e.g. '../question_banks/NAME.csv' "
                                 "from the notebooks folder")
     return load_bank(paths if len(paths) > 1 else paths[0])
+
+
+def bank_files(bank: str | Path | Sequence[str | Path]) -> list[Path]:
+    """The files of built-in names and paths given as :func:`resolve_bank` takes them.
+
+    A name without a suffix that is no existing file and is a built-in bank
+    becomes that bank's file; other names are returned as paths (they may not
+    exist). A string that is no existing file is split at commas.
+
+    Raises:
+        ValueError: nothing given, or a name without a suffix that is neither a file nor a built-in bank.
+    """
+    given = [bank] if isinstance(bank, (str, os.PathLike)) else list(bank)
+    if not given:
+        raise ValueError("no question bank files given")
+    names: list[str | Path] = []
+    for item in given:
+        if isinstance(item, str) and not Path(item).exists():
+            names += [part.strip() for part in item.split(",") if part.strip()]
+        else:
+            names.append(item)
+    if not names:
+        raise ValueError("no question bank given: a built-in name (e.g. general_knowledge_en) or a file")
+    paths = []
+    for name in names:
+        path = Path(name)
+        if path.suffix == "" and not path.exists():
+            paths.append(builtin_bank_path(str(name)))  # raises for an unknown name, listing the known ones
+        else:
+            paths.append(path)
+    return paths
 
 
 def _as_paths(path_or_paths: StrPath | Iterable[StrPath]) -> list[Path]:
@@ -266,7 +310,9 @@ def _check_sheets(paths: list[Path], build_questions: bool = False) -> _Checked:
         clean = not any(problem.is_error for problem in found)
         questions = _questions(sheets) if build_questions and clean else ((), ())
         relabels = {sheet.file: sheet.relabel for sheet in sheets if sheet.relabel is not None}
-        extra = [relabels[p.file](p) if p.file in relabels else p for p in searching.result()]
+        kept = {sheet.file: sheet.rows.index for sheet in sheets if sheet.relabel is not None}
+        extra = [relabels[p.file](p) if p.file in relabels else p for p in searching.result()
+                 if p.file not in kept or p.row in kept[p.file]]  # none about a skipped row
         problems = _merged(sheets, found, extra)  # the search adds warnings only
     if clean:
         problems += _missing_kind_problems(sheets)
@@ -284,13 +330,15 @@ def _merged(sheets: list[_Sheet], problems: list[BankProblem], extra: list[BankP
 def _missing_kind_problems(sheets: list[_Sheet]) -> list[BankProblem]:
     kinds = set().union(*(sheet.rows["kind"].unique() for sheet in sheets))
     label = "+".join(sheet.file for sheet in sheets)
+    files = shlex.quote(",".join([SUGGESTED_BANK, *(sheet.file for sheet in sheets)]))
     return [
         BankProblem(
             label,
             1,
             "type",
-            f"the bank has no {kind} questions; a game needs both kinds "
-            "(add some, or load this file together with a bank that has them)",
+            f"the bank has no {kind} questions; a game needs both kinds: add some, or load it together with a "
+            f"bank that has them, e.g. --bank {files} (in the setup form: "
+            f"{SUGGESTED_BANK}, {', '.join(sheet.file for sheet in sheets)})",
         )
         for kind in KINDS
         if kind not in kinds
@@ -306,22 +354,56 @@ def _check_file(path: Path, earlier: list[_Sheet]) -> _Sheet:
 
 
 def _with_row_problems(sheet: _Sheet, earlier: list[_Sheet]) -> _Sheet:
-    """``sheet`` with the problems of its rows added (see :func:`_row_problems`), sorted by row and column."""
-    found = _row_problems(sheet.file, sheet.rows, earlier)
-    if sheet.relabel is not None:
-        found = [sheet.relabel(problem) for problem in found]
-    return replace(sheet, problems=_sorted(sheet.problems + found, sheet.header))
+    """``sheet`` with the problems of its rows added (see :func:`_row_problems`), sorted by row and column.
+
+    Invisible characters are taken out of the cells first (:mod:`invisible`).
+    In a file imported from another tool, a row with an error is left out
+    and its errors become warnings (``skipped "first words": ...``); an error
+    remains only when no question is left.
+    """
+    rows, before, invisible = strip_invisible(sheet.file, sheet.rows, KNOWN_COLUMNS)
+    found = invisible + _row_problems(sheet.file, rows, earlier, before)
+    if sheet.relabel is None:
+        return replace(sheet, rows=rows, problems=_sorted(sheet.problems + found, sheet.header))
+    found = [sheet.relabel(problem) for problem in found]
+    bad = {problem.row for problem in found if problem.is_error}
+    if bad:
+        questions = rows["question"]
+        found = [replace(problem, message=skipped(questions[problem.row], problem.message), severity="warning")
+                 if problem.is_error else problem for problem in found]
+        rows = rows.drop(index=sorted(bad))
+    problems = sheet.problems + found
+    if rows.empty and not any(problem.is_error for problem in problems):
+        left = sum(problem.message.startswith(SKIPPED) for problem in problems)
+        problems.append(BankProblem(sheet.file, 1, WHOLE_ROW, (
+            f"no playable questions: every question of this {sheet.format} file was skipped "
+            "(the warnings say why)" if left else f"no questions: nothing in this {sheet.format} file")))
+    return replace(sheet, rows=rows, problems=_sorted(problems, sheet.header))
 
 
 def _read_file(path: Path, earlier: list[_Sheet]) -> _Sheet:
     """One file read, with the problems of reading it and of its header; its rows are not checked yet."""
     file = str(path)
     data = path.read_bytes()
-    decoded = None if data.startswith(b"PK\x03\x04") else decode(data)  # the text is decoded once
+    kind = not_text(data)
+    if kind is not None:
+        message = f"this is not a text file (it looks like {kind}); a question bank is {BANK_FILES}"
+        return _Sheet(file, _no_rows(), [BankProblem(file, 1, WHOLE_ROW, message)])
+    workbook = data.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0"))  # xlsx, or an old .xls (formats says so)
+    decoded = None if workbook else decode(data)  # the text is decoded once
+    damage = []
+    if decoded is not None and "\x00" in decoded.text:  # readers would end a cell there, or misread it
+        damage = [BankProblem(file, line, WHOLE_ROW, f"line {line} of the file holds a NUL character (byte 0), "
+                              "which was removed; the file may be damaged: check that line's text", "warning")
+                  for line in nul_lines(decoded.text)]
+        decoded = Decoded(decoded.text.replace("\x00", ""), "utf-8")
+        data = decoded.text.encode("utf-8", "surrogatepass")
     imported = import_data(data, file, decoded)  # Kahoot, Quizizz, Blooket, Gimkit, GIFT, Aiken (see formats)
     if imported is not None:
+        imported.problems[:0] = damage
         return _read_imported(path, imported, earlier)
     table, problems = read_table(path, file, data, decoded)
+    problems[:0] = damage
     if table is None:
         return _Sheet(file, _no_rows(), problems)
     header = list(table.iloc[0])
@@ -341,13 +423,10 @@ def _read_file(path: Path, earlier: list[_Sheet]) -> _Sheet:
 def _read_imported(path: Path, imported: Imported, earlier: list[_Sheet]) -> _Sheet:
     """An imported file's rows, to be checked like a project CSV's and reported in the source's rows and columns."""
     file = str(path)
-    problems = list(imported.problems)
     rows = _with_kind(imported.rows)
-    if rows.empty and not any(problem.is_error for problem in problems):
-        problems.append(BankProblem(file, 1, WHOLE_ROW, f"no questions: nothing in this {imported.format} file"))
     same_stem = any(Path(sheet.file).stem == path.stem for sheet in earlier)
     rows = _with_ids(rows, file if same_stem else path.stem)
-    return _Sheet(file, rows, problems, imported.header, imported.relabel)
+    return _Sheet(file, rows, list(imported.problems), imported.header, imported.relabel, imported.format)
 
 
 def _no_rows() -> pd.DataFrame:
@@ -375,12 +454,13 @@ def _sorted(problems: list[BankProblem], header: list[str]) -> list[BankProblem]
 
 
 def _question_rows(header: list[str], body: pd.DataFrame) -> pd.DataFrame:
-    """The non-blank rows' known columns (the first of each name; absent ones empty)."""
+    """The non-blank rows' known columns (the first of each name; absent ones empty), each cell
+    :func:`~triviador_nb.exports.restore`-d (``'=1+1`` as written by ``bank convert`` is ``=1+1``)."""
     first: dict[str, int] = {}
     for place, name in enumerate(header):
         first.setdefault(name.lower(), place)
     rows = pd.DataFrame(
-        {column: body[first[column]] if column in first else "" for column in KNOWN_COLUMNS},
+        {column: _restored(body[first[column]]) if column in first else "" for column in KNOWN_COLUMNS},
         index=body.index,
         dtype=object,
     )
@@ -388,6 +468,13 @@ def _question_rows(header: list[str], body: pd.DataFrame) -> pd.DataFrame:
     for column in KNOWN_COLUMNS:  # only the rows still blank are compared
         blank[blank] = rows[column].to_numpy()[blank] == ""
     return rows[~blank] if blank.any() else rows
+
+
+def _restored(cells: pd.Series) -> pd.Series:
+    """``cells`` with :func:`~triviador_nb.exports.restore` applied, searched at once for a ``'``."""
+    if "'" not in "".join(cells.tolist()):
+        return cells
+    return cells.map(restore)
 
 
 def _header_problems(file: str, header: list[str], body: pd.DataFrame) -> list[BankProblem]:
@@ -440,14 +527,17 @@ def _missing_columns(file: str, header: list[str], rows: pd.DataFrame) -> list[B
 # ------------------------------------------------------------ rows
 
 
-def _row_problems(file: str, rows: pd.DataFrame, earlier: list[_Sheet]) -> list[BankProblem]:
+def _row_problems(file: str, rows: pd.DataFrame, earlier: list[_Sheet],
+                  before: pd.DataFrame | None = None) -> list[BankProblem]:
+    """The problems of the rows; ``before`` are the rows as written, when invisible characters were taken out."""
     kind = rows["kind"]
     is_guess, is_choice = kind.eq("guess").to_numpy(), kind.eq("choice").to_numpy()
     return [
         *_type_problems(file, rows["type"], kind),
         *_question_problems(file, rows["question"]),
         *_guess_problems(file, rows.loc[is_guess, ["answer", *WRONG_COLUMNS]]),
-        *_choice_problems(file, rows.loc[is_choice, list(OPTION_COLUMNS)]),
+        *_choice_problems(file, rows.loc[is_choice, list(OPTION_COLUMNS)],
+                          None if before is None else before.loc[is_choice, list(OPTION_COLUMNS)]),
         *_id_problems(file, rows["id"]),
         *_ids_used_before(file, rows["id"], earlier),
     ]
@@ -598,7 +688,7 @@ def _guess_problems(file: str, guess: pd.DataFrame) -> list[BankProblem]:
     return problems
 
 
-def _choice_problems(file: str, choice: pd.DataFrame) -> list[BankProblem]:
+def _choice_problems(file: str, choice: pd.DataFrame, before: pd.DataFrame | None = None) -> list[BankProblem]:
     problems = []
     for column in OPTION_COLUMNS:
         cells = choice[column]
@@ -612,12 +702,14 @@ def _choice_problems(file: str, choice: pd.DataFrame) -> list[BankProblem]:
 
         problems += _flag(file, cells.eq(""), column, empty)
         problems += _flag_each(file, length > MAX_OPTION_CHARS, column, too_long, "warning")
-    return problems + _repeated_options(file, choice)
+    return problems + _repeated_options(file, choice, before)
 
 
-def _repeated_options(file: str, choice: pd.DataFrame) -> list[BankProblem]:
-    """Options equal to an option to their left in the same row, ignoring case."""
+def _repeated_options(file: str, choice: pd.DataFrame, before: pd.DataFrame | None = None) -> list[BankProblem]:
+    """Options equal to an option to their left in the same row, ignoring case; ``before`` (the
+    options as written) tells the ones that differed only by invisible characters."""
     keys = {column: _casefolded(choice[column]) for column in OPTION_COLUMNS}
+    written = None if before is None else {column: _casefolded(before[column]) for column in OPTION_COLUMNS}
     problems = []
     for place, column in enumerate(OPTION_COLUMNS):
         flagged = keys[column] == ""
@@ -625,7 +717,13 @@ def _repeated_options(file: str, choice: pd.DataFrame) -> list[BankProblem]:
             same = (keys[column] == keys[earlier]) & ~flagged
 
             def message(picked: np.ndarray, column: str = column, earlier: str = earlier) -> pd.Series:
-                return "option " + _quoted(choice[column][picked]) + f" repeats {earlier} (the 4 options must all differ)"
+                said = "option " + _quoted(choice[column][picked])
+                repeats = f" repeats {earlier} (the 4 options must all differ)"
+                if written is None:
+                    return said + repeats
+                hidden = written[column][picked] != written[earlier][picked]
+                return said + np.where(hidden, f" is the same as {earlier} once invisible characters are removed "
+                                               "(they look alike; the 4 options must all differ)", repeats)
 
             problems += _flag_each(file, pd.Series(same, index=choice.index), column, message)
             flagged |= same

@@ -101,3 +101,71 @@ def sniff_delimiter(text: str) -> str:
         elif char in counts and not quoted:
             counts[char] += 1
     return max(DELIMITERS, key=lambda delimiter: counts[delimiter])  # max keeps the first of equals
+
+
+# ---------------------------------------------------------------- files that are no text
+
+_MAGIC = (
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF87a", "a GIF image"),
+    (b"GIF89a", "a GIF image"),
+    (b"%PDF-", "a PDF document"),
+    (b"\x1f\x8b", "a gzip archive"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (b"Rar!\x1a\x07", "a RAR archive"),
+    (b"\x7fELF", "a program"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+)
+_ZIP_KINDS = (("word/", "a Word document (.docx)"), ("ppt/", "a PowerPoint file (.pptx)"),
+              ("content.xml", "an OpenDocument file (.odt/.ods)"))
+_CONTROL = bytes(b for b in range(32) if b not in b"\t\n\x0c\r")
+SAMPLE_BYTES = 8192
+CONTROL_SHARE = 0.05
+"""A file whose first :data:`SAMPLE_BYTES` hold more than this share of control bytes
+(NUL and the like, never in text) is taken for binary data."""
+
+
+def not_text(data: bytes) -> str | None:
+    """What a file that is no text file and no workbook looks like (``"a PNG image"``), or None.
+
+    Known signatures are named (images, PDF, archives, a zip that is no xlsx
+    workbook); other files are ``"binary data"`` when more than
+    :data:`CONTROL_SHARE` of their first bytes are control bytes. Text with a
+    BOM (UTF-8, UTF-16), an xlsx workbook and an old .xls are None: their
+    readers say what is wrong with them.
+    """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf", b"\xd0\xcf\x11\xe0")):
+        return None
+    for magic, kind in _MAGIC:
+        if data.startswith(magic):
+            return kind
+    if data.startswith(b"PK\x03\x04"):
+        return _zip_kind(data)
+    sample = data[:SAMPLE_BYTES]
+    if sample and len(sample) - len(sample.translate(None, _CONTROL)) > CONTROL_SHARE * len(sample):
+        return "binary data"
+    return None
+
+
+def _zip_kind(data: bytes) -> str | None:
+    import io
+    import zipfile
+
+    try:
+        names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError):
+        return None  # a damaged workbook, perhaps: the xlsx reader says so
+    if any(name.startswith("xl/") for name in names):
+        return None
+    for start, kind in _ZIP_KINDS:
+        if any(name.startswith(start) for name in names):
+            return kind
+    return "a zip archive"
+
+
+def nul_lines(text: str) -> list[int]:
+    """The numbers (from 1) of the lines of ``text`` holding a NUL character, as ``splitlines`` counts lines."""
+    if "\x00" not in text:
+        return []
+    return [number for number, line in enumerate(text.splitlines(), start=1) if "\x00" in line]

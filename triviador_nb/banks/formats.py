@@ -31,8 +31,10 @@ file's own terms:
 Spreadsheet formats (the xlsx and CSV ones) are recognised from their header
 row, so a Kahoot sheet saved as CSV works too; CSV files are decoded and
 split by :mod:`triviador_nb.banks.detect`. A row that cannot be a game
-question (2 or 3 answers, several correct answers, a poll...) is an error
-naming the row: the bank does not load until it is fixed or deleted.
+question (a true/false, essay, matching, typing or poll question, 2 or 3
+answers, several correct answers...) is skipped with a warning naming its row,
+its first words and why (:func:`skipped`); the rest loads. Only a file that
+cannot be read at all is an error here.
 """
 
 from __future__ import annotations
@@ -49,11 +51,34 @@ from pathlib import Path
 import pandas as pd
 
 from triviador_nb.banks.detect import Decoded, decode, sniff_delimiter
+from triviador_nb.banks.html_text import html_text_and_images, html_to_text
 from triviador_nb.banks.problems import WHOLE_ROW, BankProblem, Severity
 
 COLUMNS = ("type", "question", "answer", "wrong_1", "wrong_2", "wrong_3", "category", "difficulty", "source", "fact", "id")
 HEADER_SEARCH_ROWS = 20
 FORMATS = ("kahoot", "quizizz", "blooket", "gimkit", "gift", "aiken")
+SKIPPED = "skipped "
+"""How every warning about a row left out of the bank begins (see :func:`skipped`)."""
+FIRST_WORDS = 6
+
+
+def first_words(question: str) -> str:
+    """The question's first :data:`FIRST_WORDS` words in double quotes, ``...`` when cut."""
+    words = question.split()
+    if not words:
+        return "(a question without text)"
+    cut = " ".join(words[:FIRST_WORDS])
+    return f'"{cut}..."' if len(words) > FIRST_WORDS else f'"{cut}"'
+
+
+def skipped(question: str, reason: str) -> str:
+    """The message of a row left out: ``skipped "Is the Danube a river?": true/false question: ...``."""
+    return f"{SKIPPED}{first_words(question)}: {reason}"
+
+
+TRUE_FALSE = "true/false question: a game needs 4 options"
+TYPING = ("typing question: no options and no number (a game needs 4 options, or one whole number "
+          "for a guess question)")
 
 
 @dataclass
@@ -83,7 +108,7 @@ class Imported:
         if column is None:
             return problem
         message = re.sub(  # "option 'b' repeats wrong_1" names the source column too
-            r"(?<= repeats )(answer|wrong_[123])\b",
+            r"(?:(?<= repeats )|(?<= the same as ))(answer|wrong_[123])\b",
             lambda match: self.columns.get((problem.row, match[0]), match[0]),
             problem.message,
         )
@@ -259,6 +284,10 @@ class _Sheet:
     def problem(self, row: int, key: str, message: str, severity: Severity = "error") -> None:
         self.problems.append(BankProblem(self.file, row, self.labels.get(key, key), message, severity))
 
+    def skip(self, row: int, key: str, reason: str, record: list[str]) -> None:
+        """Leave the row out, with a warning naming its first words and ``reason``."""
+        self.problem(row, key, skipped(self.cell(record, _QUESTION_KEYS[self.kind]), reason), "warning")
+
     def add(self, row: int, kind: str, question: tuple[str, str], options: list[tuple[str, str]]) -> None:
         """Keep a row: ``question`` and ``options`` are (header key, text); the answer first."""
         record = dict.fromkeys(COLUMNS, "")
@@ -282,30 +311,39 @@ class _Sheet:
         correct_text = self.cell(record, correct_key)
         numbers = [part for part in re.split(r"[\s,;]+", correct_text) if part]
         bad = [part for part in numbers if not _is_digits(part) or not 1 <= int(part) <= len(options)]
-        ok = True
+        if len(filled) == 1 and (not numbers or numbers == [str(option_keys.index(filled[0][0]) + 1)]):
+            if _is_digits(filled[0][1]):  # a typing question with a whole-number answer: a guess question
+                self.add(row, "guess", (question_key, self.cell(record, question_key)), filled)
+            else:
+                self.skip(row, WHOLE_ROW, TYPING, record)
+            return
+        reasons: list[tuple[str, str]] = []
         if not numbers:
-            self.problem(row, correct_key, f"no correct answer given (write the number of the right {what[:-1]}, "
-                                           f"1-{len(options)})")
-            ok = False
+            reasons.append((correct_key, f"no correct answer given (write the number of the right {what[:-1]}, "
+                                         f"1-{len(options)})"))
         elif bad:
-            self.problem(row, correct_key, f"correct answer {correct_text!r} is not a list of {what[:-1]} numbers "
-                                           f"1-{len(options)}")
-            ok = False
+            reasons.append((correct_key, f"correct answer {correct_text!r} is not a list of {what[:-1]} numbers "
+                                         f"1-{len(options)}"))
         elif len(numbers) > 1:
-            self.problem(row, correct_key, f"{len(numbers)} correct answers ({correct_text}); "
-                                           "a battle question has exactly one, so this row cannot be played")
-            ok = False
+            reasons.append((correct_key, f"{len(numbers)} correct answers ({correct_text}); "
+                                         "a game's question has exactly one"))
         elif not options[int(numbers[0]) - 1][1]:
-            self.problem(row, correct_key, f"correct answer {numbers[0]} points at an empty {what[:-1]}")
-            ok = False
+            reasons.append((correct_key, f"correct answer {numbers[0]} points at an empty {what[:-1]}"))
         if len(filled) != 4:
-            self.problem(row, WHOLE_ROW, f"this question has {len(filled)} {what}; a battle question needs exactly 4 "
-                                     "(true/false and 2-3 answer questions cannot be played)")
-            ok = False
-        if ok:
+            reasons.insert(0, (WHOLE_ROW, _wrong_count(len(filled), [text for _, text in filled], what)))
+        for key, reason in reasons:
+            self.skip(row, key, reason, record)
+        if not reasons:
             right = options[int(numbers[0]) - 1]
             self.add(row, "choice", (question_key, self.cell(record, question_key)),
                      [right, *(option for option in filled if option != right)])
+
+
+def _wrong_count(count: int, texts: list[str], what: str = "answers") -> str:
+    """Why a question with ``count`` options (``texts``) cannot be played."""
+    if count == 2 and {text.casefold() for text in texts} in ({"true", "false"}, {"yes", "no"}):
+        return TRUE_FALSE
+    return f"{count} {what if count != 1 else what[:-1]}: a game needs 4 options"
 
 
 def _import_sheet(file: str, records: list[list[str]], kind: str, header_at: int) -> Imported:
@@ -345,14 +383,14 @@ def _quizizz_row(sheet: _Sheet, row: int, record: list[str]) -> None:
         if len(answers) == 1 and _is_digits(answers[0][1]):
             sheet.add(row, "guess", ("question text", sheet.cell(record, "question text")), answers)
         else:
-            sheet.problem(row, "question type", "a Fill-in-the-Blank question can only be played as a guess "
-                                                "question, with one whole-number answer in Option 1")
+            sheet.skip(row, "question type", "Fill-in-the-Blank question: no options and no number (a guess "
+                                             "question needs one whole-number answer in Option 1)", record)
     elif kind in ("open-ended", "poll"):
-        sheet.problem(row, "question type", f"{sheet.cell(record, 'question type')} questions have no correct "
-                                            "answer, so they cannot be played")
+        sheet.skip(row, "question type", f"{sheet.cell(record, 'question type')} question: it has no correct "
+                                         "answer", record)
     else:
-        sheet.problem(row, "question type", f"unknown question type {sheet.cell(record, 'question type')!r} "
-                                            "(expected Multiple Choice, Checkbox or Fill-in-the-Blank)")
+        sheet.skip(row, "question type", f"unknown question type {sheet.cell(record, 'question type')!r} "
+                                         "(expected Multiple Choice, Checkbox or Fill-in-the-Blank)", record)
 
 
 def _gimkit_row(sheet: _Sheet, row: int, record: list[str]) -> None:
@@ -364,13 +402,18 @@ def _gimkit_row(sheet: _Sheet, row: int, record: list[str]) -> None:
     wrong = [(key, sheet.cell(record, key)) for key in wrong_keys if sheet.cell(record, key)]
     if not wrong and _is_digits(right[1]):
         sheet.add(row, "guess", question, [right])
+    elif not wrong:
+        sheet.skip(row, WHOLE_ROW, TYPING, record)
     elif len(wrong) != 3:
-        sheet.problem(row, WHOLE_ROW, f"this question has {len(wrong)} incorrect answers; a battle question needs "
-                                  "exactly 3 (or none and a whole-number correct answer, for a guess question)")
+        plural = "s" if len(wrong) > 1 else ""
+        sheet.skip(row, WHOLE_ROW, f"{len(wrong)} incorrect answer{plural}: a game needs 3 (or none and a "
+                                   "whole-number correct answer, for a guess question)", record)
     else:
         sheet.add(row, "choice", question, [right, *wrong])
 
 
+_QUESTION_KEYS = {"kahoot": "question", "blooket": "question text", "quizizz": "question text",
+                  "gimkit": "question"}
 _IMPORTERS = {"kahoot": _four_answer_row("question"), "blooket": _four_answer_row("question text"), "quizizz": _quizizz_row, "gimkit": _gimkit_row}
 
 
@@ -388,6 +431,10 @@ class _Text:
 
     def problem(self, line: int, message: str, severity: Severity = "error") -> None:
         self.problems.append(BankProblem(self.file, line, WHOLE_ROW, message, severity))
+
+    def skip(self, line: int, question: str, reason: str) -> None:
+        """Leave the question out, with a warning naming its first words and ``reason``."""
+        self.problem(line, skipped(question, reason), "warning")
 
     def add(self, line: int, question: str, answer: str, wrong: list[str] = (), category: str = "") -> None:
         record = dict.fromkeys(COLUMNS, "")
@@ -444,75 +491,104 @@ def _import_gift(file: str, text: str) -> Imported:
 def _gift_question(result: _Text, line: int, text: str, category: str) -> None:
     text = _escaped(text)
     text = re.sub(r"^\s*::.*?::", "", text, count=1, flags=re.DOTALL)
-    text = re.sub(r"^\s*\[(?:html|moodle|plain|markdown)\]", "", text, count=1)
+    markup = re.match(r"^\s*\[(html|moodle|plain|markdown)\]", text)
+    if markup:
+        text = text[markup.end():]
+    html = markup is not None and markup[1] == "html"
+    plain = (lambda part: html_to_text(_unescaped(part))) if html else _unescaped
+    if html and html_text_and_images(_unescaped(text))[1]:
+        result.problem(line, "the question's picture is not shown in the game: check that it can be answered "
+                             "without it", "warning")
     opening = text.find("{")
     closing = text.find("}", opening + 1)
     if opening < 0:
         result.problem(line, "text without an answer block {...} is not a question; it is ignored", "warning")
         return
+    before, after = plain(text[:opening]), plain(text[closing + 1:]) if closing >= 0 else ""
+    question = f"{before} _____ {after}" if after else before
     if closing < 0:
-        result.problem(line, "the answer block's { is never closed (write \\{ for a literal brace)")
+        result.skip(line, question, "the answer block's { is never closed (write \\{ for a literal brace)")
         return
-    before, inside, after = text[:opening], text[opening + 1:closing], text[closing + 1:]
-    question = _unescaped(before) if not after.strip() else f"{_unescaped(before)} _____ {_unescaped(after)}"
-    inside = inside.strip()
+    inside = text[opening + 1:closing].strip()
     if inside.startswith("#"):
         _gift_numeric(result, line, question, inside[1:], category)
     elif re.fullmatch(r"(?:T|F|TRUE|FALSE)\s*(?:#.*)?", inside, re.IGNORECASE | re.DOTALL):
-        result.problem(line, "a true/false question cannot be played (a choice question needs 4 options)")
+        result.skip(line, question, TRUE_FALSE)
     elif not inside:
-        result.problem(line, "an essay question (empty {}) has no answer, so it cannot be played")
-    elif "->" in inside:
-        result.problem(line, "a matching question cannot be played")
+        result.skip(line, question, "essay question: it has no answer")
+    elif _is_matching(inside):
+        result.skip(line, question, "matching question: a game needs one answer and 3 wrong options")
     else:
-        _gift_choice(result, line, question, inside, category)
+        _gift_choice(result, line, question, inside, category, plain)
+
+
+def _gift_answers(inside: str) -> list[tuple[str, float | None, str]]:
+    """The answers of a block: ``(mark, weight or None, text)``, each without its ``#`` feedback."""
+    answers = []
+    for mark, body in re.findall(r"([=~])([^=~]*)", inside):
+        body = body.split("#")[0]
+        weight = re.match(r"\s*%(-?[\d.]+)%", body)
+        try:
+            value = float(weight[1]) if weight else None
+        except ValueError:  # %1.2.3%
+            value = None
+        answers.append((mark, value, body[weight.end():] if weight else body))
+    return answers
+
+
+def _is_matching(inside: str) -> bool:
+    """Matching questions pair ``=a -> b`` inside the braces (``->`` in feedback after ``#`` does not count)."""
+    answers = _gift_answers(inside)
+    return bool(answers) and all(mark == "=" and "->" in body for mark, _, body in answers)
 
 
 def _gift_numeric(result: _Text, line: int, question: str, body: str, category: str) -> None:
-    body = body.split("#")[0].strip()  # feedback follows an unescaped #
-    if body.startswith("=") and body.count("=") == 1 and "~" not in body:
-        body = re.sub(r"^=\s*(%100%)?", "", body).strip()  # {#=1849} or {#=%100%1849}: one answer, full marks
-    if "=" in body or "~" in body:
-        result.problem(line, "several numeric answers; a guess question has exactly one (write {#1822})")
-        return
+    body = body.strip()
+    if body.startswith("="):  # {#=1821:0 =%50%1822:2}: the full-marks answer is the answer
+        answers = _gift_answers(body)
+        full = [text.strip() for _, weight, text in answers if weight is None or weight == 100]
+        if "~" in body or len(full) != 1:
+            result.skip(line, question, f"{len(full)} numeric answers with full marks; a guess question needs "
+                                        "exactly one (write {#1822})")
+            return
+        body = full[0]
+    else:
+        body = body.split("#")[0].strip()  # feedback follows an unescaped #
     match = re.fullmatch(r"([^:\s]+)(?::\s*(\S+))?", body)
     if not match or ".." in body:
-        result.problem(line, f"numeric answer {_unescaped(body)!r} is not one whole number >= 0 (write {{#1822}})")
+        result.skip(line, question, f"numeric answer {_unescaped(body)!r} is not one whole number >= 0 "
+                                    "(write {#1822})")
         return
     value, tolerance = match[1], match[2]
     if not _is_digits(value):
-        result.problem(line, f"numeric answer {_unescaped(value)!r} is not a whole number >= 0; "
-                             "a guess question needs one")
+        result.skip(line, question, f"numeric answer {_unescaped(value)!r} is not a whole number >= 0; "
+                                    "a guess question needs one")
         return
     if tolerance is not None and tolerance.strip("0.") != "":
         result.problem(line, f"the tolerance :{tolerance} is ignored; the closest guess wins", "warning")
     result.add(line, question, value, category=category)
 
 
-def _gift_choice(result: _Text, line: int, question: str, inside: str, category: str) -> None:
-    answers = re.findall(r"([=~])([^=~]*)", inside)
+def _gift_choice(result: _Text, line: int, question: str, inside: str, category: str,
+                 plain: Callable[[str], str]) -> None:
     right: list[str] = []
     wrong: list[str] = []
-    for mark, body in answers:
-        body = body.split("#")[0]
-        weight = re.match(r"\s*%(-?[\d.]+)%", body)
-        if weight:
-            if (mark == "=" and float(weight[1]) != 100) or (mark == "~" and float(weight[1]) > 0):
-                result.problem(line, "partial-credit answers (%50%) cannot be played; "
-                                     "mark one answer = and three ~")
-                return
-            body = body[weight.end():]
-        (right if mark == "=" else wrong).append(_unescaped(body))
+    for mark, weight, body in _gift_answers(inside):
+        if weight is not None and ((mark == "=" and weight != 100) or (mark == "~" and weight > 0)):
+            result.skip(line, question, "partial-credit answers (%50%) cannot be played; "
+                                        "mark one answer = and three ~")
+            return
+        (right if mark == "=" else wrong).append(plain(body))
     if not wrong and len(right) == 1 and _is_digits(right[0]):
         result.add(line, question, right[0], category=category)
     elif not wrong:
-        result.problem(line, "a short-answer question cannot be played (a choice question needs "
-                             "one = answer and three ~ answers; a guess question a whole number {#1822})")
+        result.skip(line, question, "short-answer question: no options and no number (a choice question needs "
+                                    "one = answer and three ~ answers; a guess question a whole number {#1822})")
     elif len(right) != 1:
-        result.problem(line, f"{len(right)} right answers (=); a battle question has exactly one")
+        result.skip(line, question, f"{len(right)} right answers (=); a game's question has exactly one")
     elif len(wrong) != 3:
-        result.problem(line, f"{len(wrong)} wrong answers (~); a battle question needs exactly 3 "
-                             "(true/false and 2-3 answer questions cannot be played)")
+        result.skip(line, question, TRUE_FALSE if len(wrong) == 1 and {right[0].casefold(), wrong[0].casefold()}
+                    in ({"true", "false"}, {"yes", "no"}) else f"{len(wrong)} wrong answers (~): a game needs 3")
     else:
         result.add(line, question, right[0], wrong, category=category)
 
@@ -532,30 +608,29 @@ def _import_aiken(file: str, text: str) -> Imported:
             _aiken_question(result, start, " ".join(question), options, answer[1].strip())
             question, options = [], []
         elif answer:
-            result.problem(number, "an ANSWER line without a question before it")
+            result.problem(number, "an ANSWER line without a question before it is ignored", "warning")
         elif option and question:
             options.append((option[1], option[2].strip()))
         else:
             if options:  # a new question although the previous one has no ANSWER line
-                result.problem(start, "the question has no ANSWER: line after its options")
+                result.skip(start, " ".join(question), "the question has no ANSWER: line after its options")
                 question, options = [], []
             if not question:
                 start = number
             question.append(line)
     if question:
-        result.problem(start, "the question has no ANSWER: line after its options")
+        result.skip(start, " ".join(question), "the question has no ANSWER: line after its options")
     return result.result()
 
 
 def _aiken_question(result: _Text, line: int, question: str, options: list[tuple[str, str]], answer: str) -> None:
     letters = [letter for letter, _ in options]
     if len(options) != 4:
-        result.problem(line, f"this question has {len(options)} options; a battle question needs exactly 4 "
-                             "(true/false and 2-3 answer questions cannot be played)")
+        result.skip(line, question, _wrong_count(len(options), [text for _, text in options], "options"))
     elif letters != ["A", "B", "C", "D"]:
-        result.problem(line, f"options are lettered {', '.join(letters)}; expected A, B, C, D")
+        result.skip(line, question, f"options are lettered {', '.join(letters)}; expected A, B, C, D")
     elif answer not in letters:
-        result.problem(line, f"ANSWER: {answer} is not one of the option letters A-D")
+        result.skip(line, question, f"ANSWER: {answer} is not one of the option letters A-D")
     else:
         right = letters.index(answer)
         result.add(line, question, options[right][1], [text for place, (_, text) in enumerate(options)

@@ -19,6 +19,7 @@ from ..engine import RULE_SETS, find_rule_set
 from ..maps import GameMap, MapWarning, builtin_map_path, builtin_map_titles, load_builtin_map
 from ..engine import QuestionBank
 from ..banks import resolve_bank
+from ..banks.problems import capped_lines
 from ..maps import resolve_map
 from .single_screen import play
 from .app import GameApp
@@ -163,6 +164,7 @@ class GameSetup:
                                  f'and {need["choice"]}, so some may be asked twice (D4).</div>')
         else:
             self.enough.value = f'<div class="tnb-note">{counts}: enough for a game without repeats.</div>'
+        self.enough.value += bank_warnings_html(self._bank.warnings)
 
     def _show_preview(self, game_map: GameMap | None = None) -> None:
         """Preview ``game_map`` (default: the map chosen in the list)."""
@@ -208,6 +210,16 @@ class GameSetup:
 
 
 PREVIEW_COLOURS = ("#CFE0C3", "#F3D9B1", "#C9D7EA", "#EBC8C8", "#DCD0E8")
+
+
+def bank_warnings_html(found: Sequence[str]) -> str:
+    """A bank's warnings (skipped rows...) folded under a summary, at most 20 of a kind; ``""`` for none."""
+    if not found:
+        return ""
+    lines = "\n".join(capped_lines(found))
+    return (f'<details class="tnb-note"><summary>{len(found)} warning{"s" if len(found) > 1 else ""} about '
+            f'the questions (rows left out, and why)</summary><div style="white-space:pre-wrap">{escape(lines)}'
+            "</div></details>")
 
 
 def map_preview(game_map: GameMap, height: str = "260px") -> MapView:

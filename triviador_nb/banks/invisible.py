@@ -1,0 +1,59 @@
+"""Invisible characters in a bank's cells: found, named and taken out.
+
+Zero-width spaces and joiners, the word joiner, a stray byte-order mark and
+the soft hyphen (:data:`INVISIBLE`) show as nothing, yet make two texts
+differ: four answer buttons reading "Paris" may be four different options to
+the computer, and a guess answer ``18<U+200B>22`` is no number. Every cell
+holding one has them removed, with a warning naming them; the checks then
+see the text a player sees (so such options are reported as the same).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+import pandas as pd
+
+from triviador_nb.banks.problems import BankProblem
+
+INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+"""ZERO WIDTH SPACE, ZERO WIDTH NON-JOINER, ZERO WIDTH JOINER, WORD JOINER,
+ZERO WIDTH NO-BREAK SPACE (the BOM) and SOFT HYPHEN."""
+
+_FOUND = re.compile(f"[{INVISIBLE}]")
+
+
+def invisible_names(text: str) -> str:
+    """The invisible characters of ``text``, each once in order of appearance: ``U+200B ZERO WIDTH SPACE, ...``."""
+    found = dict.fromkeys(_FOUND.findall(text))
+    return ", ".join(f"U+{ord(char):04X} {unicodedata.name(char)}" for char in found)
+
+
+def strip_invisible(file: str, rows: pd.DataFrame,
+                    columns: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame | None, list[BankProblem]]:
+    """``rows`` (indexed by row number, text cells) with :data:`INVISIBLE` removed from ``columns``.
+
+    Returns:
+        ``(clean, before, warnings)``: the rows without invisible characters;
+        ``rows`` as given when any cell changed, else None; one warning per
+        changed cell, by row then column. A column is searched at once (its
+        cells joined), cell by cell only when it holds one.
+    """
+    changed: dict[str, pd.Series] = {}
+    warnings = []
+    for column in columns:
+        cells = rows[column]
+        if not _FOUND.search("".join(cells.tolist())):
+            continue
+        has = cells.str.contains(_FOUND)
+        for row, text in cells[has].items():
+            message = f"invisible characters removed ({invisible_names(text)}): they show as nothing but make texts differ"
+            warnings.append(BankProblem(file, int(row), column, message, "warning"))
+        changed[column] = cells.str.replace(_FOUND, "", regex=True).str.strip()
+    if not changed:
+        return rows, None, []
+    order = {column: place for place, column in enumerate(columns)}
+    warnings.sort(key=lambda problem: (problem.row, order[problem.column]))
+    return rows.assign(**changed), rows, warnings
