@@ -263,6 +263,20 @@ def test_options_that_differ_only_by_invisible_characters(tmp_path: Path) -> Non
     ]
 
 
+def test_joiners_that_emoji_and_scripts_need_are_kept(tmp_path: Path) -> None:
+    family, persian = "\U0001F468\u200d\U0001F469\u200d\U0001F467", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+    own = tmp_path / "own.csv"
+    own.write_text("type,question,answer,wrong_1,wrong_2,wrong_3\n"
+                   f"choice,Which emoji is a family?,{family},{persian},Par\u200dis,Lyon\n", encoding="utf-8")
+    assert located(check_bank_file(own))[:1] == [
+        (2, "wrong_2", "warning", "invisible characters removed (U+200D ZERO WIDTH JOINER): "
+                                  "they show as nothing but make texts differ"),
+    ]
+    assert [p.row for p in check_bank_file(own)] == [2, 1]  # and "no guess questions" (row 1: the header)
+    (question,) = resolve_bank(f"{own}, general_knowledge_en").choice[:1]
+    assert (question.answer, question.wrong[:2]) == (family, (persian, "Paris"))
+
+
 def test_a_nul_byte_is_reported_on_its_row_and_the_text_is_kept_whole(tmp_path: Path) -> None:
     path = tmp_path / "nul.csv"
     path.write_bytes(b"type,question,answer,wrong_1,wrong_2,wrong_3\nguess,How many\x00 legs has a spider?,8,,,\n"

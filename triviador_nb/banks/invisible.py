@@ -22,7 +22,14 @@ INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
 """ZERO WIDTH SPACE, ZERO WIDTH NON-JOINER, ZERO WIDTH JOINER, WORD JOINER,
 ZERO WIDTH NO-BREAK SPACE (the BOM) and SOFT HYPHEN."""
 
-_FOUND = re.compile(f"[{INVISIBLE}]")
+JOINERS = "\u200c\u200d"
+"""The two of :data:`INVISIBLE` that written languages and emoji need
+(``👨\u200d👩\u200d👧`` is one family, Persian and Indic words use the
+non-joiner): they are removed only at the ends of a cell or beside ASCII
+(``Par\u200dis``), where they do nothing but make texts differ."""
+
+_ALWAYS = "".join(c for c in INVISIBLE if c not in JOINERS)
+_FOUND = re.compile(f"[{_ALWAYS}]|(?:^|(?<=[\\x00-\\x7f]))[{JOINERS}]+|[{JOINERS}]+(?=[\\x00-\\x7f]|$)")
 
 
 def invisible_names(text: str) -> str:
