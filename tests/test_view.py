@@ -143,8 +143,8 @@ def test_every_event_of_every_rule_set_round_trips_through_json_and_has_words():
     assert {"question", "answers", "attack", "take", "defend", "ranking", "warning"} <= seen
 
 
-def test_the_event_list_names_the_19_kinds_and_their_codes():
-    assert len(EVENT_KINDS) == 19
+def test_the_event_list_names_the_20_kinds_and_their_codes():
+    assert len(EVENT_KINDS) == 20 and EVENT_KINDS[-2:] == ("teacher", "ranking")
     assert all(code.split(".")[0] == kind for kind, codes in EVENT_CODES.items() for code in codes)
     with pytest.raises(ValueError, match="unknown event"):
         Event(0, "take", "pick.taken", {})

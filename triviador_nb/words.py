@@ -150,6 +150,8 @@ _TEXT: dict[str, Callable[[Mapping, Names], str]] = {
                                              "used questions are shuffled and asked again (D4)"),
     "warning.related_question": lambda d, n: (f"every {d['kind']} question left belongs with one asked already "
                                               "(it gives one away, or asks the same fact); one of them is asked"),
+    "teacher.skipped": lambda d, n: "The teacher skipped the question: here is another one",
+    "teacher.ended": lambda d, n: "The teacher ended the game",
     "ranking.final": _ranking,
 }
 assert set(_TEXT) == {code for codes in EVENT_CODES.values() for code in codes}, "a sentence per event code"

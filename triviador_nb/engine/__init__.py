@@ -9,9 +9,11 @@ from .actions import (
     ActionParseError,
     Attack,
     ChoiceAnswer,
+    End,
     GuessAnswer,
     Pick,
     Rebuild,
+    Skip,
     Timeout,
     parse_action,
 )
@@ -23,6 +25,7 @@ from .errors import (
     IllegalRebuildError,
     IllegalTerritoryError,
     InvalidAnswerError,
+    NothingToUndoError,
     NotYourTurnError,
 )
 from .events import Event

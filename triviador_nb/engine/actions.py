@@ -15,6 +15,8 @@ text form                      action
 ``answer p1 B 3100ms``         :class:`ChoiceAnswer` - option B, 3.1 s
 ``answer p2 none``             no answer (timer ran out)
 ``timeout p1``                 :class:`Timeout` - territory choice ran out
+``skip``                       :class:`Skip` - the teacher skips the question
+``end``                        :class:`End` - the teacher ends the game now
 ``draw guess gk-g-017``        :class:`Draw` - chance: the question asked
 ``draw choice 2031 gk-c-004``  :class:`Draw` - and its options' order
 =============================  ==========================================
@@ -22,7 +24,10 @@ text form                      action
 :class:`Draw` is no player's action: it is a chance outcome the game records
 when it asks a question (OpenSpiel's chance nodes), so a saved record replays
 into the same game whatever the bank's row order, and a question can be
-burned and not drawn again.
+burned and not drawn again. :class:`Skip` and :class:`End` are the
+teacher's, no seat's: they are in the record like any action, so a replay
+gives the same game (undo is :meth:`~.game.Game.undone`: the record without
+its last action).
 """
 
 from __future__ import annotations
@@ -139,6 +144,28 @@ class Timeout:
 
 
 @dataclass(frozen=True)
+class Skip:
+    """The teacher skips the open question: a new one of the same type is put
+    to the same players, and the skipped one (its answers dropped, its
+    correct answer never shown) stays out of the deck's first pass."""
+
+    def __str__(self) -> str:
+        return "skip"
+
+
+@dataclass(frozen=True)
+class End:
+    """The teacher ends the game now: the ranking is the current scores' (D10),
+    ties by seat, with no tie-break question."""
+
+    def __str__(self) -> str:
+        return "end"
+
+
+TeacherAction = Skip | End
+
+
+@dataclass(frozen=True)
 class Draw:
     """Chance: the question the game asked, and for a multiple-choice question
     the order its options were shown in.
@@ -159,7 +186,7 @@ class Draw:
         return f"draw choice {''.join(map(str, self.order))} {self.question}"
 
 
-Action = Pick | Attack | Rebuild | GuessAnswer | ChoiceAnswer | Timeout
+Action = Pick | Attack | Rebuild | GuessAnswer | ChoiceAnswer | Timeout | Skip | End
 Entry = Action | Draw  # one line of a game's record
 
 _SEAT = r"p(?P<seat>[1-9])"
@@ -180,6 +207,7 @@ _PATTERNS = (
 )
 
 
+_TEACHER = {"skip": Skip(), "end": End()}
 _DRAW = re.compile(r"^draw (?:guess|choice (?P<order>[0-3]{4})) (?P<id>\S.*)$")
 
 
@@ -209,6 +237,8 @@ def parse_action(text: str, *, none_answer: type = GuessAnswer) -> Entry:
         if order and sorted(order) != [0, 1, 2, 3]:
             raise ActionParseError(f"cannot read {text!r}: the order must use each of 0, 1, 2, 3 once")
         return Draw(drawn["id"], order)
+    if line in _TEACHER:
+        return _TEACHER[line]
     for pattern, build in _PATTERNS:
         match = pattern.match(line)
         if match:

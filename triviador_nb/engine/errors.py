@@ -42,6 +42,12 @@ class GameOverError(IllegalActionError):
     code = "game_over"
 
 
+class NothingToUndoError(IllegalActionError):
+    """An undo before any action (:meth:`~.game.Game.undone`)."""
+
+    code = "nothing_to_undo"
+
+
 class NotYourTurnError(IllegalActionError):
     """A player acts when the game awaits someone else or something else."""
 

@@ -34,9 +34,10 @@ EVENT_CODES: dict[str, tuple[str, ...]] = {
     "skip": ("skip.nothing_to_attack", "skip.timed_out"),
     "timeout": ("timeout.random_choice",),
     "warning": ("warning.deck_reshuffled", "warning.related_question"),
+    "teacher": ("teacher.skipped", "teacher.ended"),
     "ranking": ("ranking.final",),
 }
-#: The 19 kinds of event, in the order a game first meets them.
+#: The 20 kinds of event, in the order a game first meets them (the teacher's last).
 EVENT_KINDS: tuple[str, ...] = tuple(EVENT_CODES)
 
 

@@ -21,8 +21,8 @@ import random
 from typing import Collection, Iterable, Sequence
 
 from . import battle, ending, expansion
-from .actions import (Action, Attack, ChoiceAnswer, Draw, Entry, GuessAnswer, Pick, Rebuild, Timeout, parse_action,
-                      seat_text)
+from .actions import (Action, Attack, ChoiceAnswer, Draw, End, Entry, GuessAnswer, Pick, Rebuild, Skip, Timeout,
+                      parse_action, seat_text)
 from .bases import choosable_bases, draw_bases
 from .board import Board
 from .deck import Deck
@@ -33,6 +33,7 @@ from .errors import (
     IllegalRebuildError,
     IllegalTerritoryError,
     InvalidAnswerError,
+    NothingToUndoError,
     NotYourTurnError,
 )
 from .events import Event
@@ -413,7 +414,11 @@ class Game:
         return self.events[first_new:]
 
     def _perform(self, action: Action) -> None:
-        if isinstance(action, (GuessAnswer, ChoiceAnswer)):
+        if isinstance(action, Skip):
+            self._skip_question()
+        elif isinstance(action, End):
+            self._end_now()
+        elif isinstance(action, (GuessAnswer, ChoiceAnswer)):
             self._answer(action)
         elif isinstance(action, Rebuild):
             self._start_rebuild(action.player)
@@ -440,8 +445,32 @@ class Game:
                             asked_before=self.asked_before, burned=self.burned)
         self.__dict__.update(fresh.__dict__)
 
+    def undone(self) -> "Game":
+        """This game without its last action: the teacher's undo. Replays the
+        record up to that action; a question drawn after it (the class saw it)
+        is burned, so the decks do not put it again in their first pass. An
+        undone answer leaves its question open; an undone :class:`End` or
+        :class:`Skip` brings the question back.
+
+        Raises:
+            NothingToUndoError: there is no action to undo (only the game's start).
+        """
+        last = max((i for i, e in enumerate(self.record) if not isinstance(e, Draw)), default=None)
+        if last is None:
+            raise NothingToUndoError("undo", self.phase.value, "there is nothing to undo yet")
+        seen = {e.question for e in self.record[last + 1:] if isinstance(e, Draw)}
+        return Game.replay(self.rules, self.board, self.bank, self.seed, self.record[:last],
+                           names=[p.name for p in self.players], bases=self._given_bases,
+                           asked_before=self.asked_before, burned=self.burned | seen)
+
     def _check(self, action: Action) -> None:
         phase = self.phase.value
+        if isinstance(action, (Skip, End)):
+            if self.is_over:
+                raise GameOverError(action, phase, "the game is over")
+            if isinstance(action, Skip) and self.question is None:
+                raise NotYourTurnError(action, phase, "there is no question to skip")
+            return
         if not isinstance(action, (Pick, Attack, Rebuild, GuessAnswer, ChoiceAnswer, Timeout)):
             raise NotYourTurnError(repr(action), phase, "this is not an action (see triviador_nb.engine.actions)")
         if not _is_whole(action.player):
@@ -646,6 +675,23 @@ class Game:
         self.question = asked
         self._log("question", "question.asked", question=question.id, question_text=question.text,
                   kind=question.kind, purpose=purpose.value, seats=list(seats), options=list(asked.options))
+
+    def _skip_question(self) -> None:
+        """The teacher's :class:`Skip`: the same players get a new question of
+        the same type; the skipped one's answers are dropped and its correct
+        answer is not shown (the deck has taken it: it is not drawn again in
+        this pass)."""
+        asked, self.question = self.question, None
+        self._log("teacher", "teacher.skipped", question=asked.question.id, kind=asked.question.kind,
+                  purpose=asked.purpose.value, seats=list(asked.players))
+        self._ask(asked.purpose, asked.players)
+
+    def _end_now(self) -> None:
+        """The teacher's :class:`End`: no more questions or turns; the ranking
+        of the current scores (D10, ties by seat)."""
+        self.question, self.attack, self.pick_queue, self._tie_groups = None, None, [], []
+        self._log("teacher", "teacher.ended", scores=self.scores())
+        self._declare_ranking()
 
     def _recorded_question(self, draw: Draw, choice: bool):
         """The question a recorded draw names (D2: a choice draw orders four options)."""

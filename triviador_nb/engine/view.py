@@ -27,7 +27,7 @@ from .rules import ClaimExpansion
 from .state import Phase
 
 LOG_KINDS = frozenset({"bases", "phase", "round", "pick", "claim", "attack", "battle", "tower", "take", "defend",
-                       "capture", "award", "rebuild", "skip", "timeout", "warning", "ranking"})
+                       "capture", "award", "rebuild", "skip", "timeout", "warning", "teacher", "ranking"})
 LOG_LENGTH = 12  # events kept in a view's log
 
 
