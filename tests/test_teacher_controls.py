@@ -127,3 +127,82 @@ def test_there_is_nothing_to_undo_at_the_start():
     game = Game(LONG_CAMPAIGN, grid_board(), synthetic_bank(), seed=2)
     with pytest.raises(NothingToUndoError, match="there is nothing to undo yet"):
         game.undone()
+
+
+# ---------------------------------------------------------------- at the table (ManualClock, no widgets)
+
+def two_team_table(seed: int = 4):
+    """Two teams (seats 0 and 1, their answers entered by the teacher) and a bot (seat 2)."""
+    from triviador_nb.bots import Bot
+    from triviador_nb.classroom import ManualClock, Table
+    from triviador_nb.engine import CONQUIZTADOR
+    clock = ManualClock()
+    game = Game(CONQUIZTADOR, grid_board(), synthetic_bank(), seed, names=["Foxes", "Owls", "Bot"])
+    table = Table(game, {2: Bot(2, "medium", seed)}, clock)
+    written: list[str] = []
+    table.on_record(lambda what, g: written.append(what))
+    return table, clock, written
+
+
+def test_the_teacher_enters_an_oral_answer_timed_when_entered_while_the_game_is_held():
+    table, clock, written = two_team_table()
+    table.start()
+    clock.advance(2.5)
+    table.hold()
+    clock.advance(30.0)  # the class discusses; the held time does not count (D1's tie-break)
+    ack = table.enter_answer(0, 1848)
+    assert (ack.status, ack.ms) == ("accepted", 2500)
+    assert table.game.question.answers[0] == GuessAnswer(0, 1848, 2500)
+    assert table.enter_answer(1, 1850, timed=False).ms is None
+    assert table.game.question.answers[1] == GuessAnswer(1, 1850, None)
+    assert written == ["entries", "entries"]
+
+
+def test_a_correction_replaces_the_teams_answer_while_the_question_is_open():
+    table, clock, written = two_team_table()
+    table.start()
+    clock.advance(1.0)
+    table.enter_answer(0, 1700)
+    clock.advance(1.0)
+    ack = table.enter_answer(0, 1848)
+    assert ack.accepted and table.game.question.answers[0] == GuessAnswer(0, 1848, 2000)
+    assert [str(a) for a in table.game.actions] == ["answer p1 1848 2000ms"]
+    assert table.time_left() == pytest.approx(8.0)  # the question's timer runs on
+    assert written == ["entries", "replace", "entries"]
+
+
+def test_entries_for_a_bot_or_with_no_question_are_refused():
+    table, clock, _ = two_team_table()
+    table.start()
+    assert table.enter_answer(2, 5).code == "not_your_seat"
+    assert table.enter_answer(7, 5).code == "not_your_seat"
+    table.enter_answer(0, 1)
+    table.enter_answer(1, 2)
+    clock.advance(10.0)  # the bot has answered by the time limit: the result is on screen
+    assert table.paused and table.enter_answer(0, 1).code == "no_question"
+
+
+def test_skip_puts_another_question_with_a_fresh_timer():
+    table, clock, written = two_team_table()
+    table.start()
+    first = table.game.question.question.id
+    clock.advance(6.0)
+    assert table.skip().accepted
+    assert table.game.question.question.id != first
+    assert table.time_left() == pytest.approx(10.0)  # D3: a new guess question's 10 s
+    assert written[-1] == "entries" and table.game.record[-2] == Skip()  # then the new draw
+
+
+def test_undo_takes_back_the_last_answer_and_end_now_ranks_the_game():
+    table, clock, written = two_team_table()
+    table.start()
+    clock.advance(1.0)
+    table.enter_answer(0, 1848)
+    assert table.undo().accepted
+    assert table.game.question.waiting_for == (0, 1, 2) and table.game.actions == []
+    assert table.games[-1] is table.game
+    assert table.undo().code == "nothing_to_undo"
+    assert table.end_now().accepted and table.game.is_over
+    assert table.end_now().code == "game_over"
+    assert written == ["entries", "replace", "entries"]
+    assert table.undo().accepted and not table.game.is_over

@@ -31,12 +31,14 @@ from ..engine import (
     AnswerTooLateError,
     Attack,
     ChoiceAnswer,
+    End,
     Event,
     Game,
     GuessAnswer,
     IllegalActionError,
     Pick,
     Rebuild,
+    Skip,
     Timeout,
 )
 from ..engine.actions import ActionParseError
@@ -44,6 +46,7 @@ from ..engine.view import Prompt, View, prompt_id, view
 from .clock import Clock, LoopClock, Timer
 
 NewGame = Callable[[int, frozenset[str]], tuple[Game, Mapping[int, Bot]]]
+RecordListener = Callable[[str, Game], None]
 
 
 @dataclass(frozen=True)
@@ -150,6 +153,7 @@ class Table:
         self._plans: dict[int, Action] = {}  # bot seat -> its answer to the open question
         self._extra_next = 0.0  # seconds extend() gave the prompt still to come
         self._listeners: list[Callable[[list[Event]], None]] = []
+        self._record_listeners: list[RecordListener] = []
         self._game_no = 1
 
     @property
@@ -162,6 +166,14 @@ class Table:
         """Call ``listener(new_events)`` after every change (a move, a timeout,
         a pause ending, a new game); it then reads :meth:`view`."""
         self._listeners.append(listener)
+
+    def on_record(self, listener: RecordListener) -> None:
+        """Call ``listener(what, game)`` whenever the record changes, before the
+        screens hear of it: ``"entries"`` (new entries at the end of
+        ``game.record``), ``"replace"`` (an undo or a corrected answer:
+        ``game`` has a new record and burned questions) or ``"game"`` (a new
+        game began). The journal writes from this."""
+        self._record_listeners.append(listener)
 
     @property
     def state_id(self) -> str:
@@ -278,6 +290,7 @@ class Table:
             self.game, self.bots = game, dict(bots)
             self.games.append(game)
             self._game_no += 1
+            self._tell_record("game", game)
             self._deadline, self._deadline_for, self._plans = None, "", {}
             self.paused = self.held = False
             self.started = True
@@ -323,12 +336,99 @@ class Table:
                 except Exception as error:  # noqa: BLE001 - a failing bot: a stand-in plays its move
                     self.fault = f"{type(error).__name__}: {error}"
                     self.game.apply(stand_ins[seat].act(self.game))
+            self._tell_record("entries", self.game)
             self._notify(self.game.events[first:])
             return self.game
 
     def asked_ids(self) -> frozenset[str]:
         """Ids of the questions asked in every game at this table so far."""
         return frozenset(e.data["question"] for g in self.games for e in g.events if e.kind == "answers")
+
+    # ------------------------------------------------------------------ the teacher's controls
+
+    def skip(self) -> Ack:
+        """Skip the open question: the same players get another of the same
+        type with a fresh timer; the skipped one's answers are dropped
+        (:class:`~triviador_nb.engine.Skip`)."""
+        with self._lock:
+            if self.stopped or self.game.question is None or self.paused:
+                return Ack("rejected", "no_question", "there is no open question to skip")
+            return self._apply(Skip(), None)
+
+    def end_now(self) -> Ack:
+        """End the game now with the current ranking (:class:`~triviador_nb.engine.End`)."""
+        with self._lock:
+            if self.stopped or self.game.is_over:
+                return Ack("rejected", "game_over", "the game is over already")
+            self._cancel_timers()
+            return self._apply(End(), None)
+
+    def undo(self) -> Ack:
+        """Take back the last action (:meth:`~triviador_nb.engine.Game.undone`);
+        an undone answer leaves its question open with the time it had left,
+        anything else gives the prompt it brings back a fresh timer. Works
+        while the game is held; the game stays held."""
+        with self._lock:
+            if self.stopped:
+                return Ack("rejected", "stopped", "this game has been closed")
+            try:
+                game = self.game.undone()
+            except IllegalActionError as error:
+                return Ack("rejected", error.code, error.reason)
+            self._replace_game(game)
+            self._tell_record("replace", game)
+            self._step([])
+            return Ack("accepted", "ok")
+
+    def enter_answer(self, seat: int, given: int | None, timed: bool = True) -> Ack:
+        """The teacher enters (or corrects, while the question is open) a
+        seat's answer: an oral answer, or a team's on paper.
+
+        Args:
+            seat: a seat people play (not a bot's).
+            given: the guess (a whole number >= 0), the option's index 0-3 as
+                shown (A-D), or None for no answer.
+            timed: the response time is now, as the table stamps it (D1's
+                tie-break); False records no time (ranked after every timed
+                answer).
+
+        Returns:
+            An :class:`Ack`; works while the game is held.
+        """
+        with self._lock:
+            asked = self.game.question
+            if self.stopped or asked is None or self.paused:
+                return Ack("rejected", "no_question", "there is no open question to answer")
+            if type(seat) is not int or seat not in asked.players:
+                return Ack("rejected", "not_your_seat", f"{_short(seat)} is not asked this question")
+            if seat in self.bots:
+                return Ack("rejected", "not_your_seat", "a bot plays this seat")
+            if seat not in asked.waiting_for:  # a correction: the earlier answer is taken out of the record
+                keep = [e for e in self.game.record if not (self._answers_open(e) and e.player == seat)]
+                self._replace_game(Game.replay(self.game.rules, self.game.board, self.game.bank, self.game.seed,
+                                               keep, names=[p.name for p in self.game.players],
+                                               bases=self.game._given_bases, asked_before=self.game.asked_before,
+                                               burned=self.game.burned), keep_deadline=True)
+                self._tell_record("replace", self.game)
+            ms = self._stamp() if timed and given is not None else None
+            action = GuessAnswer(seat, given, ms) if asked.is_guess else ChoiceAnswer(seat, given, ms)
+            return self._apply(action, ms)
+
+    def _answers_open(self, entry: object) -> bool:
+        """``entry`` is an answer to the open question (it stands after its draw)."""
+        draw_at = int(prompt_id(self.game))
+        return isinstance(entry, (GuessAnswer, ChoiceAnswer)) and self.game.record.index(entry) > draw_at
+
+    def _replace_game(self, game: Game, keep_deadline: bool = False) -> None:
+        self.game = self.games[-1] = game
+        self.paused = False
+        self._cancel_timers()
+        if not keep_deadline:
+            self._plans = {}
+
+    def _tell_record(self, what: str, game: Game) -> None:
+        for listener in list(self._record_listeners):
+            listener(what, game)
 
     # ------------------------------------------------------------------ intents
 
@@ -403,10 +503,12 @@ class Table:
             events = self.game.apply(action)
         except AnswerTooLateError as error:
             events = self.game.apply(_no_answer(action.player, isinstance(action, GuessAnswer)))  # D3: a late answer is no answer
+            self._tell_record("entries", self.game)
             self._after(events)
             return Ack("late", error.code, "too late: the timer had run out, so this counts as no answer", ms)
         except IllegalActionError as error:
             return Ack("rejected", error.code, error.reason)
+        self._tell_record("entries", self.game)
         self._after(events)
         return Ack("accepted", "ok", "", ms)
 
