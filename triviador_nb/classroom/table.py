@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass, replace
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Sequence
 
 from ..bots import Bot
 from ..engine import (
@@ -127,6 +127,8 @@ class Table:
         new_game: makes the next game for "Play again": ``new_game(seed,
             asked_before)`` -> (game, bots); ``asked_before`` holds the ids of
             every question asked at this table so far (D4).
+        earlier: the games played at this table before ``game`` (a resumed
+            journal's), so "Play again" and reports count them.
 
     Attributes:
         game: the game now; games: every game played at this table.
@@ -137,9 +139,10 @@ class Table:
     """
 
     def __init__(self, game: Game, bots: Mapping[int, Bot], clock: Clock | None = None, pace: float = 1.0,
-                 reveal_s: float = 3.0, think_s: float = 1.2, new_game: NewGame | None = None):
+                 reveal_s: float = 3.0, think_s: float = 1.2, new_game: NewGame | None = None,
+                 earlier: Sequence[Game] = ()):
         self.game = game
-        self.games = [game]
+        self.games = [*earlier, game]
         self.bots = dict(bots)
         self.clock = clock or LoopClock()
         self.pace, self.reveal_s, self.think_s = pace, reveal_s, think_s
@@ -154,7 +157,7 @@ class Table:
         self._extra_next = 0.0  # seconds extend() gave the prompt still to come
         self._listeners: list[Callable[[list[Event]], None]] = []
         self._record_listeners: list[RecordListener] = []
-        self._game_no = 1
+        self._game_no = len(self.games)
 
     @property
     def humans(self) -> tuple[int, ...]:

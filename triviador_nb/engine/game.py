@@ -905,7 +905,7 @@ class Game:
                 raise ValueError(f"map {self.board.name!r} has no {len(order)} mutually non-adjacent "
                                  "territories for the bases (D15)")
             self.pick_queue = order
-            self._log("phase", "phase.bases", phase="bases", order=order)
+            self._log("phase", "phase.bases", phase="bases", order=list(order))  # a copy: the queue empties
             return
         code = "bases.drawn" if bases is None else "bases.placed"
         if bases is None:

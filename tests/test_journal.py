@@ -1,0 +1,159 @@
+"""Saved games (issue 12 part 3): the journal is written as the game is
+played; kill-and-resume at several points of each rule set gives the same
+game as an uninterrupted one; a cut-off last line is reported and skipped;
+another version, map or bank is refused."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fixture_data import grid_board, synthetic_bank
+from helpers import snapshot
+from triviador_nb.bots import Bot
+from triviador_nb.classroom import Journal, JournalError, ManualClock, Table, read_journal, rebuild_games
+from triviador_nb.engine import RULE_SETS, Game
+
+SETUP = {"map": "grid", "bank": "synthetic"}
+
+
+def bot_table(rules, seed: int = 3) -> tuple[Table, ManualClock]:
+    clock = ManualClock()
+    game = Game(rules, grid_board(), synthetic_bank(guesses=30, choices=30), seed)
+    bots = {seat: Bot(seat, ("easy", "medium", "hard")[seat], seed) for seat in range(rules.players)}
+    return Table(game, bots, clock, pace=0.2), clock
+
+
+def resumed(path):
+    contents = read_journal(path)
+    return rebuild_games(contents, grid_board(), synthetic_bank(guesses=30, choices=30)), contents
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
+def test_kill_and_resume_at_several_points_gives_the_same_game(rules, tmp_path):
+    table, clock = bot_table(rules)
+    path = tmp_path / "lesson.journal"
+    Journal(path, table, SETUP)
+    table.start()
+    moments = []  # (the journal's bytes, the game as it stood) at several points, as a kill would find them
+    for step in range(4000):
+        if table.game.is_over:
+            break
+        clock.advance(0.25)
+        if step % 23 == 0:
+            if step == 46 and table.game.question is not None:
+                table.skip()
+            if step == 92:
+                table.undo()
+            moments.append((path.read_bytes(), snapshot(table.game), table.game.to_dict()))
+    assert table.game.is_over and len(moments) >= 3
+    moments.append((path.read_bytes(), snapshot(table.game), table.game.to_dict()))
+    text = path.read_text(encoding="utf-8")
+    assert '{"entry": "skip"}' in text and '{"record": [' in text  # the teacher's skip and undo are in it
+    for number, (data, state, plain) in enumerate(moments):
+        killed = tmp_path / f"killed{number}.journal"
+        killed.write_bytes(data)
+        (game,), contents = resumed(killed)
+        assert contents.problems == []
+        assert game.to_dict() == plain and snapshot(game) == state
+
+
+def test_a_resumed_journal_carries_on_and_keeps_writing(tmp_path):
+    rules = RULE_SETS[0]
+    table, clock = bot_table(rules)
+    path = tmp_path / "lesson.journal"
+    Journal(path, table, SETUP)
+    table.start()
+    for _ in range(120):
+        clock.advance(0.25)
+    (game,), contents = resumed(path)  # the kernel restarts here
+    again = Table(game, {s: Bot(s, "medium", 9) for s in range(rules.players)}, ManualClock(), pace=0.2)
+    Journal(path, again, SETUP, resumed=contents)
+    again.start()
+    for _ in range(4000):
+        if again.game.is_over:
+            break
+        again.clock.advance(0.25)
+    assert again.game.is_over
+    (final,), contents = resumed(path)
+    assert contents.problems == [] and final.to_dict() == again.game.to_dict()
+
+
+def test_a_cut_off_last_line_is_reported_and_skipped_and_nothing_before_is_lost(tmp_path):
+    table, clock = bot_table(RULE_SETS[0])
+    path = tmp_path / "lesson.journal"
+    Journal(path, table, SETUP)
+    table.start()
+    for _ in range(40):
+        clock.advance(0.25)
+    whole = path.read_bytes()
+    lines = whole.count(b"\n")
+    path.write_bytes(whole + b'{"entry": "answer p1 18')  # the kernel died mid-line
+    (game,), contents = resumed(path)
+    assert contents.problems == [f"lesson.journal, line {lines + 1}: cut off or damaged (the kernel may have "
+                                 "stopped while writing it); it was skipped; everything before it is kept"]
+    assert game.to_dict() == table.game.to_dict()
+    again = Table(game, {}, ManualClock())
+    Journal(path, again, SETUP, resumed=contents)
+    assert path.read_bytes() == whole  # the cut-off piece is gone before anything is appended
+
+
+def test_a_damaged_line_in_the_middle_keeps_what_came_before(tmp_path):
+    table, clock = bot_table(RULE_SETS[0])
+    path = tmp_path / "lesson.journal"
+    Journal(path, table, SETUP)
+    table.start()
+    for _ in range(40):
+        clock.advance(0.25)
+    lines = path.read_bytes().split(b"\n")
+    lines[5] = b"\x00\x00garbage"
+    path.write_bytes(b"\n".join(lines))
+    _, contents = resumed(path)
+    after = len(lines) - 1 - 6
+    assert contents.problems == [f"lesson.journal, line 6: cut off or damaged (the kernel may have stopped while "
+                                 f"writing it); it was skipped, and the {after} lines after it; everything before "
+                                 "it is kept"]
+    assert len(contents.games[0]["record"]) == 3  # lines 3-5: the record's first entries
+
+
+def test_a_journal_of_another_version_map_or_bank_is_refused(tmp_path):
+    table, clock = bot_table(RULE_SETS[0])
+    path = tmp_path / "lesson.journal"
+    Journal(path, table, SETUP)
+    contents = read_journal(path)
+    with pytest.raises(JournalError, match=r"^the map 'grid' is not the one this game was played on \('grid'\): "
+                                           r"its territories or borders changed since$"):
+        rebuild_games(contents, grid_board(cols=5), synthetic_bank(guesses=30, choices=30))
+    with pytest.raises(JournalError, match=r"^the question bank is not the one this game was played with"):
+        rebuild_games(contents, grid_board(), synthetic_bank(guesses=31, choices=30))
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    path.write_text("\n".join([json.dumps({**header, "triviador_nb": "9.9"}), *lines[1:]]) + "\n", encoding="utf-8")
+    with pytest.raises(JournalError, match=r"^lesson.journal was written by triviador_nb '9.9'; this is 0.1.0, "
+                                           "which cannot replay it exactly: resume it with that version$"):
+        read_journal(path)
+    (tmp_path / "notes.txt").write_text("shopping list\n", encoding="utf-8")
+    with pytest.raises(JournalError, match="^notes.txt is not a triviador_nb journal"):
+        read_journal(tmp_path / "notes.txt")
+
+
+def test_a_new_journal_never_overwrites_a_file(tmp_path):
+    table, _ = bot_table(RULE_SETS[0])
+    path = tmp_path / "lesson.journal"
+    path.write_text("keep me", encoding="utf-8")
+    with pytest.raises(FileExistsError):
+        Journal(path, table, SETUP)
+    assert path.read_text(encoding="utf-8") == "keep me"
+
+
+def test_a_journal_that_cannot_be_written_says_so_and_the_game_goes_on(tmp_path):
+    table, clock = bot_table(RULE_SETS[0])
+    journal = Journal(tmp_path / "lesson.journal", table, SETUP)
+    journal._file.close()
+    journal._file = open(tmp_path / "lesson.journal", "r", encoding="utf-8")  # a file it can no longer write
+    table.start()
+    for _ in range(40):
+        clock.advance(0.25)
+    assert journal.problem.startswith(f"the game could not be saved to {tmp_path / 'lesson.journal'}: ")
+    assert len(table.game.record) > 3

@@ -1,0 +1,237 @@
+"""The journal: every game of a table, line by line, as it is played, so a
+lesson survives a kernel restart (issue 12, "Saved games").
+
+A journal is a text file of JSON lines, each written and flushed to disk
+(``fsync``) as it happens:
+
+- line 1, the header: ``{"journal": 1, "triviador_nb": "0.1.0", "setup":
+  {...how the screen was set up...}, "map": {"name", "fingerprint"}, "bank":
+  {"fingerprint"}}``;
+- ``{"game": {...}}`` when a game begins: :meth:`Game.to_dict` without its
+  record (rule set, seed, names, bases, questions asked before, burned);
+- ``{"entry": "answer p2 1848 4200ms"}`` for each new line of the game's
+  record (actions, and the draws between them);
+- ``{"record": [...], "burned": [...]}`` when the teacher undid an action or
+  corrected an answer: the game's whole record from then on.
+
+:func:`read_journal` reads it back; a cut-off or damaged line (the kernel
+died while writing) is reported and skipped, and nothing before it is lost.
+:func:`rebuild_games` replays the games on the map and bank, refusing a
+journal of another version, map or bank with a message that says which.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..engine import Board, Game, QuestionBank
+
+JOURNAL_FORMAT = 1
+
+
+class JournalError(ValueError):
+    """A journal that cannot be resumed: not a journal, another version, or
+    another map or bank than the one given. The message says which and what
+    to do."""
+
+
+def board_fingerprint(board: Board) -> str:
+    """A short digest of the board's territories, names and borders (16 hex digits)."""
+    plain = [[t, board.names[t], sorted(board.adjacency[t])] for t in board.territories]
+    return hashlib.sha256(json.dumps(plain, ensure_ascii=False).encode()).hexdigest()[:16]
+
+
+def bank_fingerprint(bank: QuestionBank) -> str:
+    """A short digest of every question's id, text and answers (16 hex
+    digits); the order of the rows does not count."""
+    plain = sorted(json.dumps([q.id, q.text, str(q.answer), list(getattr(q, "wrong", ()))], ensure_ascii=False)
+                   for q in (*bank.guess, *bank.choice))
+    return hashlib.sha256("\n".join(plain).encode()).hexdigest()[:16]
+
+
+class Journal:
+    """Writes a table's games to ``path`` as they are played.
+
+    Args:
+        path: the journal file. A new journal must not exist yet; with
+            ``resumed`` the file is :func:`read_journal`'s and is continued
+            (a damaged last line is cut off first).
+        table: the table to follow (:meth:`~.table.Table.on_record`).
+        setup: how the screen was set up, JSON-clean (map and bank names or
+            paths, seat names, bots' skills...), kept in the header for
+            :func:`triviador_nb.resume`.
+        resumed: the journal's contents when continuing one.
+
+    Attributes:
+        problem: the last write that failed (disk full, file removed...), or
+            "": the game goes on, and the screen says so.
+
+    Raises:
+        FileExistsError: a new journal's file exists already.
+        OSError: the file cannot be created.
+    """
+
+    def __init__(self, path: str | Path, table: Any, setup: dict, resumed: "JournalContents | None" = None):
+        self.path = Path(path)
+        self.problem = ""
+        self._written = len(table.game.record)
+        if resumed is not None:
+            with self.path.open("r+b") as handle:
+                handle.truncate(resumed.good_bytes)  # a cut-off last line would glue onto the next
+            self._file = self.path.open("a", encoding="utf-8")
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = self.path.open("x", encoding="utf-8")
+            game = table.game
+            self._write([{"journal": JOURNAL_FORMAT, "triviador_nb": __version__, "setup": setup,
+                          "map": {"name": game.board.name, "fingerprint": board_fingerprint(game.board)},
+                          "bank": {"fingerprint": bank_fingerprint(game.bank)}}])
+            for earlier in table.games:
+                self._write_game(earlier)
+        table.on_record(self._record_changed)
+
+    def close(self) -> None:
+        """Stop writing (the file stays)."""
+        if not self._file.closed:
+            self._file.close()
+
+    def _record_changed(self, what: str, game: Game) -> None:
+        if what == "game":
+            self._write_game(game)
+        elif what == "replace":
+            self._write([{"record": [str(e) for e in game.record], "burned": sorted(game.burned)}])
+        else:
+            self._write([{"entry": str(e)} for e in game.record[self._written:]])
+        self._written = len(game.record)
+
+    def _write_game(self, game: Game) -> None:
+        header = game.to_dict()
+        record = header.pop("record")
+        self._write([{"game": header}, *({"entry": line} for line in record)])
+        self._written = len(record)
+
+    def _write(self, lines: list[dict]) -> None:
+        if not lines or self._file.closed:
+            return
+        try:
+            self._file.write("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
+            self._file.flush()
+            os.fsync(self._file.fileno())
+            self.problem = ""
+        except (OSError, ValueError) as error:  # never stop the class's game for a journal
+            self.problem = f"the game could not be saved to {self.path}: {error}"
+
+
+@dataclass
+class JournalContents:
+    """What :func:`read_journal` found.
+
+    Attributes:
+        header: line 1 (setup, map and bank fingerprints, versions).
+        games: each game's :meth:`Game.to_dict` data, record included, in
+            the order played.
+        problems: sentences about lines skipped (file and line number).
+        good_bytes: the length of the file up to the last good line.
+    """
+
+    header: dict
+    games: list[dict] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    good_bytes: int = 0
+
+
+def read_journal(path: str | Path) -> JournalContents:
+    """Read a journal's header and games.
+
+    A line that is cut off or not a journal line ends the reading there: it
+    is reported in ``problems`` (with the lines after it, if any) and
+    everything before it is kept.
+
+    Raises:
+        JournalError: the file is not a journal, or of another format or
+            version of triviador_nb.
+        OSError: the file cannot be read.
+    """
+    path = Path(path)
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    try:
+        header = json.loads(lines[0])
+    except (ValueError, UnicodeDecodeError):
+        header = None
+    if not isinstance(header, dict) or "journal" not in header:
+        raise JournalError(f"{path.name} is not a triviador_nb journal (its first line is not a journal header)")
+    if header["journal"] != JOURNAL_FORMAT or header.get("triviador_nb") != __version__:
+        raise JournalError(f"{path.name} was written by triviador_nb {header.get('triviador_nb')!r}; this is "
+                           f"{__version__}, which cannot replay it exactly: resume it with that version")
+    contents = JournalContents(header, good_bytes=len(lines[0]) + 1)
+    ends = len(lines) - 1 if data.endswith(b"\n") else len(lines)  # the text after the last newline is cut off
+    for number in range(1, ends):
+        raw = lines[number]
+        line = _journal_line(raw) if number < len(lines) - 1 else None  # the last piece has no newline: cut off
+        if line is None or (not contents.games and "game" not in line):
+            after = ends - number - 1
+            contents.problems.append(
+                f"{path.name}, line {number + 1}: cut off or damaged (the kernel may have stopped while writing "
+                f"it); it was skipped" + (f", and the {after} line{'s' if after != 1 else ''} after it" if after else "")
+                + "; everything before it is kept")
+            break
+        if "game" in line:
+            contents.games.append({**line["game"], "record": []})
+        elif "entry" in line:
+            contents.games[-1]["record"].append(line["entry"])
+        else:
+            contents.games[-1]["record"] = list(line["record"])
+            contents.games[-1]["burned"] = list(line["burned"])
+        contents.good_bytes += len(raw) + 1
+    return contents
+
+
+def _journal_line(raw: bytes) -> dict | None:
+    """One journal line after the header, or None when it is not one."""
+    try:
+        line = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(line, dict) or len(line) not in (1, 2):
+        return None
+    if set(line) == {"game"} and isinstance(line["game"], dict):
+        return line
+    if set(line) == {"entry"} and isinstance(line["entry"], str):
+        return line
+    if set(line) == {"record", "burned"} and all(isinstance(v, list) and all(isinstance(x, str) for x in v)
+                                                 for v in line.values()):
+        return line
+    return None
+
+
+def rebuild_games(contents: JournalContents, board: Board, bank: QuestionBank) -> list[Game]:
+    """Replay every game of a journal on ``board`` with ``bank``.
+
+    Raises:
+        JournalError: the map or the bank is not the one the journal was
+            written with, the journal holds no game, or a game does not
+            replay (a record line that is no legal action).
+    """
+    header = contents.header
+    if header["map"]["fingerprint"] != board_fingerprint(board):
+        raise JournalError(f"the map {board.name!r} is not the one this game was played on "
+                           f"({header['map']['name']!r}): its territories or borders changed since")
+    if header["bank"]["fingerprint"] != bank_fingerprint(bank):
+        raise JournalError("the question bank is not the one this game was played with: its questions changed "
+                           "since (load the bank files as they were when the game was played)")
+    if not contents.games:
+        raise JournalError("the journal holds no game yet")
+    games = []
+    for number, data in enumerate(contents.games, start=1):
+        try:
+            games.append(Game.from_dict(data, board, bank))
+        except ValueError as error:
+            raise JournalError(f"game {number} of the journal does not replay: {error}") from None
+    return games
