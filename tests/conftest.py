@@ -18,6 +18,12 @@ def bank() -> QuestionBank:
     return synthetic_bank()
 
 
+@pytest.fixture(autouse=True)
+def journal_home(tmp_path_factory, monkeypatch):
+    """Games' journals (and seat keys) go to a temporary home, never the real one."""
+    monkeypatch.setenv("TRIVIADOR_NB_HOME", str(tmp_path_factory.getbasetemp() / "home"))
+
+
 @pytest.fixture
 def token_home(tmp_path, monkeypatch):
     """Room clients keep seat keys under a temporary home, not the real one."""

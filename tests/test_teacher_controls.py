@@ -209,3 +209,109 @@ def test_undo_takes_back_the_last_answer_and_end_now_ranks_the_game():
     assert table.end_now().code == "game_over"
     assert written == ["entries", "replace", "entries"]
     assert table.undo().accepted and not table.game.is_over
+
+
+# ---------------------------------------------------------------- on the screen (widgets, ManualClock)
+
+def teams_app(clock, **kwargs):
+    from triviador_nb.ui import play
+    return play(teams=["Foxes", "Owls"], bots=["medium"], seed=11, clock=clock, **kwargs)
+
+
+def test_two_teams_share_the_screen_and_their_answers_stay_hidden_until_the_reveal():
+    from triviador_nb.classroom import ManualClock
+    clock = ManualClock()
+    app = teams_app(clock)
+    assert app.teams == {0: "Foxes", 1: "Owls"} and app.seat is None
+    assert [p.name for p in app.game.players] == ["Foxes", "Owls", "Bot 1 (medium)"]
+    controls = app.controls
+    assert [r.children[0].description for r in controls.entry_rows.children] == ["Foxes", "Owls"]
+    app.start()
+    assert app.game.stage == "answer" and app.game.question.is_guess
+    clock.advance(2.0)
+    controls.entries[0].value = "1848"  # the teacher types Foxes' answer and presses Enter
+    assert controls.entries[0].value == ""  # nothing of it stays on the projector
+    assert app.game.question.answers[0] == GuessAnswer(0, 1848, 2000)
+    assert controls.entry_status[0].value.endswith("✓ answer in (type again to correct it)</span>")
+    assert "waiting…" in controls.entry_status[1].value
+    assert "1848" not in app.scoreboard.value + app.panel.feedback.value + app.reveal.value + app.log.value
+    controls.entries[1].value = "12x"  # a typo: said, and nothing is entered
+    assert "Owls: that is not a whole number; type it again." in controls.message.value
+    assert 1 not in app.game.question.answers
+
+
+def test_the_map_acts_for_the_team_whose_turn_it_is():
+    from triviador_nb.classroom import ManualClock
+    clock = ManualClock()
+    app = teams_app(clock)
+    app.start()
+    controls = app.controls
+    controls.timed.value = False
+    right = app.game.question.question.answer
+    controls.entries[1].value = str(right)  # Owls exact: they pick first (D1)
+    controls.entries[0].value = str(right + 100)
+    for _ in range(400):
+        if app.game.stage == "pick" and not app.table.paused and app.game.pick_queue[0] == 1:
+            break
+        clock.advance(0.05)
+    assert app.seat == 1 and app.panel.header.value.count("Owls: your turn") == 1
+    territory = app.game.legal_picks(1)[0]
+    app.map_view.click(territory)
+    assert app.game.territories[territory].owner == 1
+
+
+def test_the_buttons_pause_skip_undo_and_end_the_game():
+    from triviador_nb.classroom import ManualClock
+    clock = ManualClock()
+    app = teams_app(clock)
+    controls = app.controls
+    assert controls.pause_button.disabled  # nothing to pause before Start
+    app.start()
+    clock.advance(3.0)
+    controls.pause_button.click()
+    assert app.table.held and controls.pause_button.description == "Resume"
+    clock.advance(60.0)
+    assert app.table.time_left() == pytest.approx(7.0)
+    controls.pause_button.click()
+    assert not app.table.held and controls.pause_button.description == "Pause"
+    asked = app.game.question.question.id
+    controls.skip_button.click()
+    assert app.game.question.question.id != asked and "Skipped" in controls.message.value
+    controls.entries[0].value = "5"
+    controls.undo_button.click()
+    assert app.game.question.waiting_for[:1] == (0,) and "taken back" in controls.message.value
+    controls.end_button.click()
+    assert app.game.is_over and controls.end_button.disabled and app.ranking.value != ""
+
+
+def test_a_single_player_game_has_the_buttons_without_the_entry_rows():
+    from triviador_nb.classroom import ManualClock
+    from triviador_nb.ui import play
+    app = play(seed=3, clock=ManualClock())
+    assert app.controls is not None and app.controls.entries == {} and app.seat == 0
+    assert app.controls.widget in app.side.children
+
+
+def test_resume_brings_the_teams_game_back_from_its_journal(tmp_path):
+    import triviador_nb
+    from triviador_nb.classroom import ManualClock
+    clock = ManualClock()
+    path = tmp_path / "lesson.journal"
+    app = teams_app(clock, journal=path)
+    app.start()
+    app.controls.entries[0].value = "1848"
+    clock.advance(1.0)
+    before = app.game.to_dict()
+    app.close()  # the kernel restarts
+    again = triviador_nb.resume(path, clock=ManualClock())
+    assert again.game.to_dict() == before and again.teams == {0: "Foxes", 1: "Owls"}
+    assert "Resumed from lesson.journal: game 1" in again.message.value
+    again.start()
+    again.controls.entries[1].value = "1850"
+    assert again.game.question.answers[1].value == 1850
+    assert read_record(path)[-1] == "answer p2 1850 0ms"
+
+
+def read_record(path):
+    from triviador_nb.classroom import read_journal
+    return read_journal(path).games[-1]["record"]

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
+from .._version import __version__
 from ..engine import Board, Game, QuestionBank
 
 JOURNAL_FORMAT = 1

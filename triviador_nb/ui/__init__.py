@@ -1,4 +1,5 @@
-"""The notebook UI: :func:`play` starts a game against bots on a real map;
+"""The notebook UI: :func:`play` starts a game against bots on a real map
+(:func:`resume` brings it back from its journal after a kernel restart);
 :func:`setup` shows a form that starts them; :func:`host` opens rooms for
 students on their own kernels, and :func:`join` is a student's way in."""
 
@@ -9,8 +10,8 @@ from ..classroom import LoopClock, ManualClock
 from ..maps import resolve_map
 from .app import GameApp
 from .setup import GameSetup, setup
-from .single_screen import play
+from .single_screen import play, resume
 from .student import StudentScreen, join
 from .teacher import HostScreen, host
 
-__all__ = ["play", "setup", "host", "join", "GameApp", "GameSetup", "HostScreen", "StudentScreen", "LoopClock", "ManualClock", "resolve_bank", "resolve_map"]
+__all__ = ["play", "resume", "setup", "host", "join", "GameApp", "GameSetup", "HostScreen", "StudentScreen", "LoopClock", "ManualClock", "resolve_bank", "resolve_map"]

@@ -8,17 +8,20 @@ intents. A student's remote screen is the same screen fed by a room client.
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
 
 import pandas as pd
 
 from ..bots import Bot
-from ..classroom import Clock, Table
+from ..classroom import Clock, Journal, Table
+from ..classroom.journal import JournalContents
 from ..engine import Game
 from ..maps import GameMap
 from ..reports import Report, question_reports, report_table
 from . import panels
 from .cells import shown_by_cell
+from .controls import TeacherControls
 from .screen import GameScreen, TableSource
 
 
@@ -39,20 +42,56 @@ class GameApp(GameScreen):
             asked_before)`` -> (game, bots), where ``asked_before`` holds the
             ids of every question asked in this app so far (D4: they come
             after every unasked one).
+        teams: seat -> name of the teams sharing this screen, whose answers
+            the teacher enters (issue 12); ``human`` is then ignored.
+        controls: show the teacher's controls (pause, skip, undo, end).
+        earlier: games played before ``game`` (a resumed journal's).
 
     Attributes:
         table: the game table the screen shows.
+        controls: the :class:`~.controls.TeacherControls` (None without).
+        journal: the :class:`~triviador_nb.classroom.Journal` writing this
+            app's games, once :meth:`keep_journal` was called (None before).
         widget: the root widget (the app also displays itself).
         map_view, panel: the map and the question panel (tests click them).
     """
 
     def __init__(self, game: Game, game_map: GameMap, human: int | None, bots: Mapping[int, Bot],
                  clock: Clock | None = None, pace: float = 1.0, reveal_s: float = 3.0, think_s: float = 1.2,
-                 new_game: Callable[[int, frozenset[str]], tuple[Game, Mapping[int, Bot]]] | None = None):
-        self.table = Table(game, bots, clock, pace=pace, reveal_s=reveal_s, think_s=think_s, new_game=new_game)
+                 new_game: Callable[[int, frozenset[str]], tuple[Game, Mapping[int, Bot]]] | None = None,
+                 teams: Mapping[int, str] | None = None, controls: bool = True, earlier: Sequence[Game] = ()):
+        self.table = Table(game, bots, clock, pace=pace, reveal_s=reveal_s, think_s=think_s, new_game=new_game,
+                           earlier=earlier)
+        self.journal: Journal | None = None
         source = TableSource(self.table, report=lambda: panels.report_html(question_reports([self.table.game])))
-        super().__init__(source, game_map, human)
+        super().__init__(source, game_map, human, teams=dict(teams or {}))
+        self.controls = TeacherControls(self.table, self.teams) if controls or self.teams else None
+        if self.controls is not None:
+            self.table.on_change(lambda _events: self._guarded(self.controls.refresh))
+            children = list(self.side.children)  # under the question panel and the turn's buttons
+            children.insert(children.index(self.panel.widget) + 2, self.controls.widget)
+            self.side.children = tuple(children)
         shown_by_cell(self)  # a re-run of the cell that made this app closes the app it made before
+
+    def close(self) -> None:
+        """Stop the game and close every widget (the journal file stays)."""
+        super().close()
+        if self.controls is not None:
+            self.controls.close()
+        if self.journal is not None:
+            self.journal.close()
+
+    def keep_journal(self, path: str | Path, setup: dict, resumed: JournalContents | None = None) -> Journal:
+        """Write every game of this app to the journal ``path`` as it is played
+        (:class:`~triviador_nb.classroom.Journal`); the title then says where,
+        and a failed write is shown. Returns the journal."""
+        self.journal = Journal(path, self.table, setup, resumed=resumed)
+        self.table.on_change(lambda _events: self._guarded(self._journal_problem))
+        return self.journal
+
+    def _journal_problem(self) -> None:
+        if self.journal is not None and self.journal.problem:
+            self._say(f"Not saved: {self.journal.problem}. The game goes on.", warn=True)
 
     # the table's parts, for code that reads them (tests, reports, a teacher's cell)
     human = property(lambda self: self.seat, doc="The seat the person at the screen plays.")

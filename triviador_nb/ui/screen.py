@@ -172,17 +172,25 @@ class GameScreen:
         seat: the seat the person at the screen plays, or None to watch.
         start_button: show "Start the game" before play (the single screen;
             a room starts from its lobby).
+        teams: seat -> team name for teams sharing this screen (issue 12):
+            the screen then shows what every seat sees (no team's answer
+            before the reveal; the teacher enters answers with
+            :class:`~.controls.TeacherControls`), and a click on the map
+            acts for the team whose turn it is.
 
     Attributes:
-        source: the source; seat: the screen's seat.
+        source: the source; seat: the screen's seat now (with teams: the team
+            choosing a territory now, else None).
         widget: the root widget (the screen also displays itself).
         map_view, panel: the map and the question panel (tests click them).
     """
 
-    def __init__(self, source: ScreenSource, game_map: GameMap, seat: int | None, start_button: bool = True):
+    def __init__(self, source: ScreenSource, game_map: GameMap, seat: int | None, start_button: bool = True,
+                 teams: dict[int, str] | None = None):
         self.source = source
         self.game_map = game_map
-        self.seat = seat
+        self.teams = dict(teams or {})
+        self._seat = None if self.teams else seat
         self._start_shown = start_button
         self._stopped = False
         self._recovering = False
@@ -192,6 +200,19 @@ class GameScreen:
         self._build_widgets()
         source.on_change(lambda: self._guarded(self._refresh))
         self._refresh()
+
+    @property
+    def seat(self) -> int | None:
+        """The seat this screen plays now: its own, or with teams the team
+        whose turn it is to choose a territory (None while a question is open:
+        then every seat's view is the same)."""
+        if not self.teams:
+            return self._seat
+        v = self.source.view(None)
+        if v.started and not v.paused and v.stage in ("base", "pick", "attack") and v.acting \
+                and v.acting[0] in self.teams:
+            return v.acting[0]
+        return None
 
     @property
     def view(self) -> View:
@@ -240,8 +261,9 @@ class GameScreen:
         turn_controls = w.HBox([self.wings, self.rebuild_button],
                                layout={"width": "100%", "justify_content": "space-between"})
         self.start_button = self._big_button("Start the game", "primary", self.start)
-        side = w.VBox([self.scoreboard, self.start_button, self.message, self.panel.widget, turn_controls,
-                       self.ranking, self.play_again, self.report_box, self.reveal, self.log],
+        self.side = side = w.VBox([self.scoreboard, self.start_button, self.message, self.panel.widget,
+                                   turn_controls, self.ranking, self.play_again, self.report_box, self.reveal,
+                                   self.log],
                       layout={"flex": "1 1 0", "min_width": "300px", "padding": "0 0 0 12px",
                               "overflow": "visible"})
         self.widget = w.VBox([w.HTML(CSS), self.title, self.status,
@@ -301,7 +323,9 @@ class GameScreen:
             self._tick(v.state_id)
         elif kind in ("base", "pick", "claim", "attack"):
             self.wings.value = False
-            self.panel.prompt("Your turn", words.turn_text(v), v.prompt.time_limit_s)
+            seat = self.seat
+            self.panel.prompt(f"{self.teams[seat]}: your turn" if seat in self.teams else "Your turn",
+                              words.turn_text(v), v.prompt.time_limit_s)
             self._tick(v.state_id)
         else:
             name = v.players[v.acting[0]].name
@@ -380,7 +404,9 @@ class GameScreen:
     def _render(self, v: View) -> None:
         source = self.source
         roles = source.roles()
-        if self.seat is not None:
+        if self.teams:
+            roles.update({s: "team" for s in self.teams})
+        elif self.seat is not None:
             roles[self.seat] = "you"
         note = source.title_note()
         note_html = f'<span class="tnb-note" style="font-size:14px"> · {escape(note)}</span>' if note else ""

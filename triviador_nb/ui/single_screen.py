@@ -1,15 +1,18 @@
-"""The single-screen game: :func:`play` sets up a table - you against bots on
-a real map - and the widgets that show it."""
+"""The single-screen game: :func:`play` sets up a table - you (or teams of
+the class) against bots on a real map - and the widgets that show it;
+:func:`resume` brings a game back from its journal after a kernel restart."""
 
 from __future__ import annotations
 
+import os
 import secrets
+import time
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..banks import resolve_bank
 from ..bots import Bot
-from ..classroom import Clock
+from ..classroom import Clock, read_journal, rebuild_games
 from ..engine import Game, find_rule_set
 from ..maps import GameMap, resolve_map
 from .app import GameApp
@@ -17,8 +20,9 @@ from .app import GameApp
 
 def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledge_en",
          rules: str = "conquiztador", you: str | None = "Your team", bots: Sequence[str] | None = None,
-         seed: int | None = None, pace: float = 1.0, clock: Clock | None = None) -> GameApp:
-    """Start a game in the notebook: you against bots.
+         seed: int | None = None, pace: float = 1.0, clock: Clock | None = None,
+         teams: Sequence[str] | None = None, journal: str | Path | bool = True) -> GameApp:
+    """Start a game in the notebook: you (or two or three teams) against bots.
 
     Args:
         map: a built-in map name, a GeoJSON file, or a loaded map.
@@ -33,30 +37,123 @@ def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledg
             None picks one at random (shown in the title).
         pace: 1.0 for realistic bot delays, smaller for a faster game.
         clock: the table's clock; the kernel's asyncio loop by default.
+        teams: two or three team names sharing the screen (instead of
+            ``you``): the teacher enters each team's answer hidden, and clicks
+            the map on the team's turn (issue 12).
+        journal: where the game is saved as it is played, for :func:`resume`
+            after a kernel restart: a file path, True for a new file under
+            ``$TRIVIADOR_NB_HOME/journals`` (default ``~/.triviador_nb``), or
+            False for none.
 
     Returns:
         The :class:`GameApp`; display it (it is the cell's value).
 
     Raises:
-        ValueError: the number of bots does not fill the rule set's seats.
+        ValueError: the number of bots does not fill the rule set's seats, or
+            fewer than 2 or more than the seats' teams.
+        FileExistsError: ``journal`` names a file that exists.
     """
     rule_set = find_rule_set(rules)
-    humans = 0 if you is None else 1
+    names = list(teams) if teams is not None else ([you] if you is not None else [])
+    if teams is not None and not 2 <= len(names) <= rule_set.players:
+        raise ValueError(f"{rule_set.title} is for {rule_set.players} players: give 2 to {rule_set.players} "
+                         f"team names, not {len(names)}")
     if bots is None:
-        bots = ("medium", "hard", "easy")[:rule_set.players - humans]
-    if humans + len(bots) != rule_set.players:
+        bots = ("medium", "hard", "easy")[:rule_set.players - len(names)]
+    if len(names) + len(bots) != rule_set.players:
         raise ValueError(f"{rule_set.title} is for {rule_set.players} players: with "
-                         f"{'you' if humans else 'no human'}, give {rule_set.players - humans} bot skills, "
-                         f"not {len(bots)}")
-    game_map = resolve_map(map, players=rule_set.players)
-    question_bank = resolve_bank(bank)
-    human = 0 if you is not None else None
-    skills = dict(enumerate(bots, start=humans))
-    names = ([you] if you is not None else []) + [f"Bot {i} ({s})" for i, s in enumerate(bots, start=1)]
+                         f"{len(names) or 'no'} human{'s' if len(names) != 1 else ''}, give "
+                         f"{rule_set.players - len(names)} bot skills, not {len(bots)}")
+    setup = {"screen": "play", "map": _spec(map), "bank": _spec(bank), "rules": rule_set.name,
+             "humans": names, "teams": teams is not None, "bots": list(bots), "pace": pace}
+    game_map, question_bank = resolve_map(map, players=rule_set.players), resolve_bank(bank)
+    seed = seed if seed is not None else secrets.randbelow(1_000_000)
+    app = _app(setup, game_map, question_bank, clock, [], seed)
+    if journal:
+        path = Path(journal) if journal is not True else _new_journal_path(seed)
+        app.keep_journal(path, setup)
+    return app
+
+
+def resume(path: str | Path, map: str | Path | GameMap | None = None, bank: object = None,
+           clock: Clock | None = None) -> GameApp:
+    """Bring back the games of a journal (after a kernel restart, mid-battle
+    included) and carry on writing it: the same map, bank, teams and bots,
+    every game played so far, the current one where it stood. Press Start
+    (or Resume) to go on; a line the kernel could not finish writing is
+    reported on the screen and skipped.
+
+    Args:
+        path: the journal (its path is in the game's title and in the
+            message the game shows when it starts).
+        map, bank: the map and bank, when the game was given loaded ones
+            rather than names or files (otherwise read from the journal).
+        clock: the table's clock; the kernel's asyncio loop by default.
+
+    Raises:
+        JournalError: not a journal, or of another version, map or bank (the
+            message says which).
+        ValueError, OSError: the map or bank named in the journal cannot be
+            loaded (the message says why).
+    """
+    contents = read_journal(path)
+    setup = contents.header["setup"]
+    rule_set = find_rule_set(setup["rules"])
+    game_map = resolve_map(map if map is not None else _needed(setup["map"], "map"), players=rule_set.players)
+    question_bank = resolve_bank(bank if bank is not None else _needed(setup["bank"], "bank"))
+    games = rebuild_games(contents, game_map.board, question_bank)
+    app = _app(setup, game_map, question_bank, clock, games, games[-1].seed)
+    app.keep_journal(path, setup, resumed=contents)
+    skipped = " ".join(contents.problems)
+    app._say(f"Resumed from {Path(path).name}: game {len(games)}, "
+             f"{len(games[-1].actions)} moves in. Press Start to go on." + (f" {skipped}" if skipped else ""),
+             warn=bool(skipped))
+    return app
+
+
+def _app(setup: dict, game_map: GameMap, question_bank: Any, clock: Clock | None, games: list[Game],
+         seed: int) -> GameApp:
+    """The app for ``setup`` (see :func:`play`), with ``games`` played already."""
+    rule_set = find_rule_set(setup["rules"])
+    humans, skills = list(setup["humans"]), dict(enumerate(setup["bots"], start=len(setup["humans"])))
+    names = humans + [f"Bot {i} ({s})" for i, s in enumerate(setup["bots"], start=1)]
 
     def new_game(game_seed: int, asked_before: frozenset[str] = frozenset()) -> tuple[Game, dict[int, Bot]]:
         game = Game(rule_set, game_map.board, question_bank, game_seed, names=names, asked_before=asked_before)
         return game, {seat: Bot(seat, skill, game_seed) for seat, skill in skills.items()}
 
-    game, seat_bots = new_game(seed if seed is not None else secrets.randbelow(1_000_000))
-    return GameApp(game, game_map, human, seat_bots, clock=clock, pace=pace, new_game=new_game)
+    bots = {seat: Bot(seat, skill, seed) for seat, skill in skills.items()}
+    game = games[-1] if games else new_game(seed)[0]
+    teams = dict(enumerate(humans)) if setup["teams"] else None
+    return GameApp(game, game_map, 0 if humans and not teams else None, bots, clock=clock, pace=setup["pace"],
+                   new_game=new_game, teams=teams, earlier=games[:-1])
+
+
+def _spec(value: object) -> object:
+    """How the journal names a map or bank: a name or an absolute path (a
+    list of them), or None for a loaded one (:func:`resume` then needs it)."""
+    if isinstance(value, Path) or (isinstance(value, str) and Path(value).suffix):
+        return str(Path(value).resolve())
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)) and all(isinstance(v, (str, Path)) for v in value):
+        return [_spec(v) for v in value]
+    return None
+
+
+def _needed(spec: object, what: str) -> object:
+    if spec is None:
+        raise ValueError(f"this game was played with a {what} loaded in the notebook: give it again, "
+                         f"e.g. resume(path, {what}=...)")
+    return spec
+
+
+def _new_journal_path(seed: int) -> Path:
+    home = Path(os.environ.get("TRIVIADOR_NB_HOME") or Path.home() / ".triviador_nb")
+    stamp = time.strftime("%Y-%m-%d-%H%M%S")
+    path = home / "journals" / f"{stamp}-game{seed}.journal"
+    n = 1
+    while path.exists():
+        n += 1
+        path = home / "journals" / f"{stamp}-game{seed}-{n}.journal"
+    return path

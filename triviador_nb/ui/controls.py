@@ -1,0 +1,192 @@
+"""The teacher's controls: pause and resume, skip the question, undo, end the
+game now, and each team's answer entered without the class seeing it
+(issue 12 parts 1 and 2).
+
+The controls work on a :class:`~triviador_nb.classroom.Table` (the single
+screen's, or a room's on the host); every control is the table's, so it is
+in the game's record and the journal. A team's answer is typed into a
+password box (dots on the projector), read on Enter or with its button, and
+the row then says only "answer in"; guesses take digits, multiple-choice
+questions 1-4 or A-D.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Callable, Mapping
+
+import ipywidgets as w
+
+from ..classroom import Ack, Table
+from ..engine.actions import Draw
+from .cells import close_widgets
+from .question_panel import parse_guess
+
+LETTERS = "ABCD"
+
+
+def parse_entry(text: str, guess: bool) -> int | None:
+    """A typed team answer: a guess (digits, D1) or an option (``1``-``4``,
+    ``A``-``D`` in either case) as its index 0-3; None when it is neither."""
+    text = text.strip()
+    if guess:
+        return parse_guess(text)
+    if len(text) == 1 and text.upper() in LETTERS:
+        return LETTERS.index(text.upper())
+    if text in ("1", "2", "3", "4"):
+        return int(text) - 1
+    return None
+
+
+class TeacherControls:
+    """The teacher's buttons and the teams' hidden answer entry for one table.
+
+    Args:
+        table: the table they control.
+        teams: seat -> team name for the seats whose answers the teacher
+            enters (empty: only the buttons).
+        run: how a control reaches the table: called with a function of no
+            arguments; by default it is called at once (the single screen,
+            whose table lives in this kernel). A room's host passes its way of
+            running work on the room's thread.
+
+    Attributes:
+        widget: the box to display; pause_button, skip_button, undo_button,
+        end_button, timed (answers timed when entered), entries (seat ->
+        password box), enter_buttons, entry_status (seat -> HTML), message.
+    """
+
+    def __init__(self, table: Table, teams: Mapping[int, str] | None = None,
+                 run: Callable[[Callable[[], object]], object] | None = None):
+        self.table = table
+        self.teams = dict(teams or {})
+        self._run = run or (lambda work: work())
+        self._asked = ""  # the state id the entry rows were laid out for
+        self.pause_button = self._button("Pause", "warning", "pause", self._pause_clicked,
+                                         "Stop every timer; Resume gives back the time that was left")
+        self.skip_button = self._button("Skip question", "", "forward", self._skip_clicked,
+                                        "Put another question of the same type (this one is not counted)")
+        self.undo_button = self._button("Undo", "", "undo", self._undo_clicked, "Take back the last move or answer")
+        self.end_button = self._button("End game", "danger", "flag-checkered", self._end_clicked,
+                                       "End the game now with the current ranking")
+        self.timed = w.Checkbox(value=True, description="Time team answers when I enter them", indent=False)
+        self.message = w.HTML()
+        self.entries: dict[int, w.Password] = {}
+        self.enter_buttons: dict[int, w.Button] = {}
+        self.entry_status: dict[int, w.HTML] = {}
+        rows = []
+        for seat, name in self.teams.items():
+            box = w.Password(placeholder="type, then Enter", continuous_update=False,
+                             layout={"width": "40%", "height": "40px"})
+            box.description = name
+            box.style = {"description_width": "initial"}
+            box.observe(lambda change, s=seat: self._entered(s) if change["new"] else None, "value")
+            button = w.Button(description="Enter", layout={"width": "18%", "height": "40px"},
+                              tooltip=f"Enter {name}'s answer")
+            button.on_click(lambda _b, s=seat: self._entered(s))
+            status = w.HTML(layout={"width": "40%"})
+            self.entries[seat], self.enter_buttons[seat], self.entry_status[seat] = box, button, status
+            rows.append(w.HBox([box, button, status], layout={"width": "100%", "align_items": "center"}))
+        self.entry_rows = w.VBox(rows, layout={"width": "100%"})
+        buttons = w.HBox([self.pause_button, self.skip_button, self.undo_button, self.end_button],
+                         layout={"width": "100%", "flex_flow": "row wrap"})
+        parts = [w.HTML('<div class="tnb-controls-title" style="font-size:18px;font-weight:bold">'
+                        "Teacher</div>"), buttons]
+        if self.teams:
+            parts += [w.HTML('<div style="font-size:15px">Teams\' answers (hidden until the reveal): '
+                             "digits for a guess, 1-4 or A-D for multiple choice.</div>"), self.entry_rows,
+                      self.timed]
+        self.widget = w.VBox([*parts, self.message],
+                             layout={"width": "100%", "padding": "8px", "border": "2px dashed #888",
+                                     "margin": "8px 0 0 0"})
+        self.widget.add_class("tnb-teacher")
+        self.refresh()
+
+    def _button(self, label: str, style: str, icon: str, action: Callable[[], None], tip: str) -> w.Button:
+        button = w.Button(description=label, button_style=style, tooltip=tip,
+                          layout={"width": "auto", "height": "44px", "margin": "2px"},
+                          style={"font_size": "17px", "font_weight": "bold"})
+        button.on_click(lambda _b: self._guarded(action))
+        return button
+
+    # ------------------------------------------------------------------ what the table says
+
+    def refresh(self) -> None:
+        """Lay the controls out for the table as it stands (call after every change)."""
+        table = self.table
+        game = table.game
+        self.pause_button.description = "Resume" if table.held else "Pause"
+        self.pause_button.icon = "play" if table.held else "pause"
+        self.pause_button.disabled = not table.started or game.is_over
+        asking = game.question is not None and not table.paused
+        self.skip_button.disabled = not asking
+        self.end_button.disabled = game.is_over
+        self.undo_button.disabled = not any(not isinstance(e, Draw) for e in game.record)
+        sid = table.state_id
+        for seat, box in self.entries.items():
+            asked = asking and seat in game.question.players
+            waiting = asked and seat in game.question.waiting_for
+            box.disabled = self.enter_buttons[seat].disabled = not asked
+            if sid != self._asked and box.value:
+                box.value = ""
+            if not asked:
+                text = ""
+            elif waiting:
+                text = "waiting…"
+            else:
+                text = "✓ answer in (type again to correct it)"
+            self.entry_status[seat].value = f'<span style="font-size:16px">{escape(text)}</span>'
+        self._asked = sid
+
+    # ------------------------------------------------------------------ the buttons
+
+    def _pause_clicked(self) -> None:
+        held = self.table.held
+        self._run(self.table.release if held else self.table.hold)
+        self._say("The game goes on." if held else "Paused: every timer has stopped.")
+
+    def _skip_clicked(self) -> None:
+        self._acked(self._run(self.table.skip), "Skipped: here is another question.")
+
+    def _undo_clicked(self) -> None:
+        self._acked(self._run(self.table.undo), "The last move was taken back.")
+
+    def _end_clicked(self) -> None:
+        self._acked(self._run(self.table.end_now), "The game was ended: the ranking stands.")
+
+    def _entered(self, seat: int) -> None:
+        box = self.entries[seat]
+        text, question = box.value, self.table.game.question
+        if not text.strip() or question is None:
+            return
+        given = parse_entry(text, question.is_guess)
+        name = self.teams[seat]
+        if given is None:
+            kind = "a whole number" if question.is_guess else "1-4 or A-D"
+            box.value = ""
+            return self._say(f"{name}: that is not {kind}; type it again.", warn=True)
+        box.value = ""
+        ack = self._run(lambda: self.table.enter_answer(seat, given, timed=self.timed.value))
+        self._acked(ack, f"{name}'s answer is in.")
+
+    def _acked(self, ack: Ack | None, done: str) -> None:
+        if ack is None or ack.accepted or ack.status == "late":
+            self._say(done if ack is None or ack.accepted else "Too late: it counts as no answer.")
+        else:
+            self._say(ack.reason[0].upper() + ack.reason[1:] + ".", warn=True)
+        self.refresh()
+
+    def _say(self, text: str, warn: bool = False) -> None:
+        colour = "#CC3311" if warn else "#1B1B1B"
+        self.message.value = f'<span style="font-size:16px;color:{colour}">{escape(text)}</span>' if text else ""
+
+    def _guarded(self, action: Callable[[], None]) -> None:
+        try:
+            action()
+        except Exception as error:  # noqa: BLE001 - a control must never take the game down
+            self._say(f"That did not work ({type(error).__name__}: {error}); the game is kept.", warn=True)
+
+    def close(self) -> None:
+        """Close every widget the controls made (the entry rows and the
+        checkbox too, which are in the box only with teams)."""
+        close_widgets(self.widget, self.entry_rows, self.timed)
