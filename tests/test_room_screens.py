@@ -182,3 +182,36 @@ def test_several_rooms_on_one_overview():
             c.close()
     finally:
         teacher.close()
+
+
+def test_the_teacher_pauses_enters_an_oral_answer_and_ends_a_room_game(room_setup):
+    """Issue 12: the controls work on a room's host too (on the room's thread)."""
+    room_host, room, teacher, tclock = room_setup
+    aclock = ManualClock()
+    anna = StudentScreen(room.code, "Anna", clock=aclock)
+    assert settle(tclock, aclock, condition=lambda: anna.client.lobby)
+    teacher.start_button.click()
+    assert settle(tclock, aclock, condition=lambda: anna.screen is not None and room.code in teacher.controls)
+    controls = teacher.controls[room.code]
+    assert controls.widget in teacher.screens[room.code].side.children
+    assert list(controls.entries) == [0]  # Anna's seat; the others are bots
+    assert wait_until(lambda: room.table.game.stage == "answer" and not room.table.paused
+                      and 0 in room.table.game.question.waiting_for)
+    controls.pause_button.click()
+    assert room.table.held and settle(tclock, aclock, condition=lambda: anna.screen.view.paused)
+    asked = room.table.game.question
+    controls.entries[0].value = "1848" if asked.is_guess else "B"  # Anna said it aloud
+    given = 1848 if asked.is_guess else 1
+    if room.table.game.question is asked:  # the bots wait while the game is held, unless they answered before
+        entered = asked.answers[0]
+        assert (entered.value if asked.is_guess else entered.option) == given
+        assert settle(tclock, aclock, condition=lambda: "answer in" in controls.entry_status[0].value
+                      and anna.screen.view.question.my_answer == given)
+    else:  # Anna's was the last answer: the result shows it
+        assert in_the_reveal(room.table.view(None), 0, given)
+    controls.pause_button.click()
+    assert not room.table.held
+    controls.end_button.click()
+    assert room.table.game.is_over
+    assert settle(tclock, aclock, condition=lambda: anna.screen.view.is_over and anna.screen.ranking.value != "")
+    anna.close()

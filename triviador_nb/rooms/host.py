@@ -256,6 +256,16 @@ class Room:
         self.host._send_room(self, welcome_for=set(record.members))
         return table
 
+    def run(self, work: Callable[[], Any]) -> Any:
+        """Run ``work()`` on the host's thread, where the room's table lives,
+        and return its result: the teacher's controls reach the table this
+        way (:class:`~triviador_nb.ui.controls.TeacherControls`).
+
+        Raises:
+            RuntimeError: the host is closed.
+        """
+        return self.host._call(work)
+
     def hand_to_bot(self, seat: int, skill: str = "medium") -> None:
         """During the game: a bot of ``skill`` plays ``seat`` (a silent seat);
         its people watch until :meth:`hand_back`."""

@@ -68,9 +68,7 @@ class GameApp(GameScreen):
         self.controls = TeacherControls(self.table, self.teams) if controls or self.teams else None
         if self.controls is not None:
             self.table.on_change(lambda _events: self._guarded(self.controls.refresh))
-            children = list(self.side.children)  # under the question panel and the turn's buttons
-            children.insert(children.index(self.panel.widget) + 2, self.controls.widget)
-            self.side.children = tuple(children)
+            self.controls.attach(self)
         shown_by_cell(self)  # a re-run of the cell that made this app closes the app it made before
 
     def close(self) -> None:

@@ -186,6 +186,13 @@ class TeacherControls:
         except Exception as error:  # noqa: BLE001 - a control must never take the game down
             self._say(f"That did not work ({type(error).__name__}: {error}); the game is kept.", warn=True)
 
+    def attach(self, screen) -> None:
+        """Put the controls on ``screen`` (a :class:`~.screen.GameScreen`),
+        under its question panel and turn buttons, where the teacher looks."""
+        children = list(screen.side.children)
+        children.insert(children.index(screen.panel.widget) + 2, self.widget)
+        screen.side.children = tuple(children)
+
     def close(self) -> None:
         """Close every widget the controls made (the entry rows and the
         checkbox too, which are in the box only with teams)."""

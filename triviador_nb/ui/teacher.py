@@ -24,6 +24,7 @@ import ipywidgets as w
 from ..classroom import Clock, LoopClock
 from ..rooms import Room, RoomHost
 from .cells import close_widgets, shown_by_cell
+from .controls import TeacherControls
 from .screen import GameScreen, TableSource
 from .styles import CSS
 
@@ -41,6 +42,8 @@ class HostScreen:
     Attributes:
         host, rooms: the host and its rooms; shown: the room shown full-size.
         screens: room code -> its projector screen (once started).
+        controls: room code -> the teacher's controls on it (pause, skip,
+            undo, end; a seat's answer entered for it).
         widget: the root widget.
     """
 
@@ -49,6 +52,7 @@ class HostScreen:
         self.clock = clock or LoopClock()
         self.shown = rooms[0]
         self.screens: dict[str, GameScreen] = {}
+        self.controls: dict[str, TeacherControls] = {}
         self._lobby_key: Any = None
         self._closed = False
         self.codes = w.HTML()
@@ -110,9 +114,15 @@ class HostScreen:
         self.start_all.layout.display = None if len(self.rooms) > 1 and not all(r.started for r in self.rooms) \
             else "none"
         if room.started and room.code not in self.screens:
-            self.screens[room.code] = GameScreen(
+            screen = self.screens[room.code] = GameScreen(
                 TableSource(room.table, screen_clock=self.clock, roles=room.roles, note=f"room {room.code}"),
                 room.game_map, None, start_button=False)
+            game = room.table.game
+            controls = self.controls[room.code] = TeacherControls(
+                room.table, {p.seat: p.name for p in game.players if p.seat not in room.table.bots}, run=room.run)
+            controls.attach(screen)
+            room.table.on_change(lambda _events, c=controls: self.clock.call_soon_threadsafe(
+                lambda: self._guarded(c.refresh)))  # the table's thread hands the redraw to the kernel's loop
         screen = self.screens.get(room.code)
         self.game.children = [screen.widget] if screen is not None else []
         entries = list(self.host.log)[-8:]
@@ -245,6 +255,8 @@ class HostScreen:
         self._closed = True
         for screen in self.screens.values():
             screen.close()
+        for controls in self.controls.values():
+            controls.close()
         self.host.close()
         close_widgets(self.widget)
 
