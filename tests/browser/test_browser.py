@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 try:
     from driver import chromium_path, play_whole_game
     from room_driver import play_room_game
+    from classroom_driver import run_lesson
 except ImportError as missing:  # no Playwright
     chromium_path = None
     MISSING = f"Playwright for Python is not installed ({missing})"
@@ -126,3 +127,16 @@ def test_a_room_a_teacher_and_two_students_in_three_pages(server_url):
         assert student.guesses and all(g["arrived"] for g in student.guesses), student.guesses
         assert all(k["arrived"] for k in student.keys), student.keys
         assert len(set(student.map_sizes)) == 1, (student.name, sorted(set(student.map_sizes)))
+
+
+def test_the_classroom_projector_in_voila_needs_no_network(server_url):
+    """Issue 12's projector mode: every request to another host is blocked and
+    the whole game still renders; the teacher enters a team's answer hidden
+    and pauses."""
+    report = run_lesson(server_url, OUT)
+    print(f"\nclassroom: {report.requests} requests, blocked {report.blocked}, rendered {report.rendered}")
+    assert report.blocked == [], f"the projector page asked other hosts for {report.blocked}"
+    assert set(report.rendered) == {"1280x720", "1920x1080"}
+    assert all(sizes["map"] > 300 and sizes["teacher"] > 100 for sizes in report.rendered.values()), report.rendered
+    assert report.entry_hidden and report.answer_in
+    assert report.paused.startswith("Paused"), report.paused

@@ -84,6 +84,8 @@ class GameApp(GameScreen):
         (:class:`~triviador_nb.classroom.Journal`); the title then says where,
         and a failed write is shown. Returns the journal."""
         self.journal = Journal(path, self.table, setup, resumed=resumed)
+        if self.controls is not None:
+            self.controls.show_journal(str(Path(path).resolve()))
         self.table.on_change(lambda _events: self._guarded(self._journal_problem))
         return self.journal
 

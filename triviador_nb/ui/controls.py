@@ -53,7 +53,8 @@ class TeacherControls:
     Attributes:
         widget: the box to display; pause_button, skip_button, undo_button,
         end_button, timed (answers timed when entered), entries (seat ->
-        password box), enter_buttons, entry_status (seat -> HTML), message.
+        password box), enter_buttons, entry_status (seat -> HTML), message,
+        saved (where the journal is).
     """
 
     def __init__(self, table: Table, teams: Mapping[int, str] | None = None,
@@ -71,6 +72,7 @@ class TeacherControls:
                                        "End the game now with the current ranking")
         self.timed = w.Checkbox(value=True, description="Time team answers when I enter them", indent=False)
         self.message = w.HTML()
+        self.saved = w.HTML()
         self.entries: dict[int, w.Password] = {}
         self.enter_buttons: dict[int, w.Button] = {}
         self.entry_status: dict[int, w.HTML] = {}
@@ -96,7 +98,7 @@ class TeacherControls:
             parts += [w.HTML('<div style="font-size:15px">Teams\' answers (hidden until the reveal): '
                              "digits for a guess, 1-4 or A-D for multiple choice.</div>"), self.entry_rows,
                       self.timed]
-        self.widget = w.VBox([*parts, self.message],
+        self.widget = w.VBox([*parts, self.message, self.saved],
                              layout={"width": "100%", "padding": "8px", "border": "2px dashed #888",
                                      "margin": "8px 0 0 0"})
         self.widget.add_class("tnb-teacher")
@@ -185,6 +187,12 @@ class TeacherControls:
             action()
         except Exception as error:  # noqa: BLE001 - a control must never take the game down
             self._say(f"That did not work ({type(error).__name__}: {error}); the game is kept.", warn=True)
+
+    def show_journal(self, path: str) -> None:
+        """Say where the game is saved, and how to bring it back."""
+        self.saved.value = (f'<div style="font-size:13px;color:#555">Saved as it is played: <code>{escape(path)}</code>'
+                            f" · after a kernel restart run <code>triviador_nb.resume(r&quot;{escape(path)}&quot;)"
+                            "</code></div>")
 
     def attach(self, screen) -> None:
         """Put the controls on ``screen`` (a :class:`~.screen.GameScreen`),

@@ -122,7 +122,8 @@ class QuestionPanel:
 
     # --------------------------------------------------------------- display
 
-    def ask(self, title: str, text: str, options: Sequence[str], can_answer: bool, seconds: float) -> None:
+    def ask(self, title: str, text: str, options: Sequence[str], can_answer: bool, seconds: float,
+            watching: str = "You watch this one.") -> None:
         """Show a question.
 
         Args:
@@ -131,12 +132,13 @@ class QuestionPanel:
             options: the four shuffled options, or ``()`` for a guess question.
             can_answer: False for a player who only watches this battle.
             seconds: the timer (D3).
+            watching: what a screen that cannot answer says under it.
         """
         self.header.value = f'<div class="tnb-qhead">{escape(title)}</div>'
         self.text.value = f'<div class="tnb-qtext">{escape(text)}</div>'
         self.timer.max, self.timer.value, self.timer.bar_style = seconds, seconds, "info"
         self.timer_label.value = self._seconds_html(seconds)
-        self.feedback.value = "" if can_answer else '<div class="tnb-note">You watch this one.</div>'
+        self.feedback.value = "" if can_answer else f'<div class="tnb-note">{escape(watching)}</div>'
         self._accepting = can_answer
         if options:
             for button, letter, option in zip(self.choice_buttons, LETTERS, options):

@@ -317,7 +317,13 @@ class GameScreen:
         kind = v.prompt.kind
         if v.question is not None:
             q = v.question
-            self.panel.ask(words.question_title(v), q.text, q.options, kind == "answer", q.time_limit_s)
+            if self.teams:  # the teams answer aloud or on paper; the teacher types each one, hidden, below
+                self.panel.ask(words.question_title(v), q.text, q.options, False, q.time_limit_s,
+                               watching="Each team tells the teacher its answer.")
+                if not q.options:
+                    self.panel.controls.children = ()  # no number box on the projector
+            else:
+                self.panel.ask(words.question_title(v), q.text, q.options, kind == "answer", q.time_limit_s)
             if q.my_answer is not None:
                 self._note_answer(v)
             self._tick(v.state_id)
@@ -412,7 +418,9 @@ class GameScreen:
         note_html = f'<span class="tnb-note" style="font-size:14px"> · {escape(note)}</span>' if note else ""
         self.title.value = (f'<div class="tnb-title">{escape(v.rules_title)} · {escape(self.game_map.title)}'
                             f'{note_html}</div>')
-        self.status.value = panels.status_html(v)
+        self.status.value = panels.status_html(v) if not (source.held and v.started and not v.is_over) else (
+            '<div class="tnb-status tnb-yourturn"><span class="tnb-phase">Paused</span> · '
+            "the teacher has paused the game: every timer has stopped</div>")
         self.scoreboard.value = panels.scoreboard_html(v, roles)
         self.reveal.value = panels.reveal_html(v)
         self.log.value = panels.log_html(v)
