@@ -315,3 +315,23 @@ def test_resume_brings_the_teams_game_back_from_its_journal(tmp_path):
 def read_record(path):
     from triviador_nb.classroom import read_journal
     return read_journal(path).games[-1]["record"]
+
+
+def test_a_territory_is_chosen_by_typing_its_name():
+    """Issue 12 part 7: every action by keyboard - a territory's name and Enter."""
+    from triviador_nb.classroom import ManualClock
+    from triviador_nb.ui import play
+    clock = ManualClock()
+    app = play(seed=3, clock=clock, rules="long-campaign", bots=["medium", "hard"], journal=False)
+    app.start()
+    assert app.game.stage == "base"
+    for _ in range(200):  # the bases are chosen in colour order; wait for ours
+        if app.game.pick_queue and app.game.pick_queue[0] == 0:
+            break
+        clock.advance(0.1)
+    choices = app.view.prompt.choices
+    names = {t.id: t.name for t in app.view.territories}
+    assert app.by_name.layout.display is None
+    assert app.by_name.options == tuple(sorted(names[t] for t in choices))
+    app.by_name.value = names[choices[0]]
+    assert app.game.territories[choices[0]].base_of == 0 and app.by_name.value == ""

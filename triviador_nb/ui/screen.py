@@ -260,9 +260,14 @@ class GameScreen:
         self.rebuild_button.on_click(lambda _: self._guarded(self._rebuild_clicked))
         turn_controls = w.HBox([self.wings, self.rebuild_button],
                                layout={"width": "100%", "justify_content": "space-between"})
+        # the keyboard's way to a territory (issue 12: every action without the mouse): type a name, Enter
+        self.by_name = w.Combobox(placeholder="or type a territory's name, then Enter", ensure_option=True,
+                                  continuous_update=False, description="Territory",
+                                  layout={"width": "100%", "height": "40px", "display": "none"})
+        self.by_name.observe(lambda change: self._guarded(self._named, change["new"]), "value")
         self.start_button = self._big_button("Start the game", "primary", self.start)
         self.side = side = w.VBox([self.scoreboard, self.start_button, self.message, self.panel.widget,
-                                   turn_controls, self.ranking, self.play_again, self.report_box, self.reveal,
+                                   turn_controls, self.by_name, self.ranking, self.play_again, self.report_box, self.reveal,
                                    self.log],
                       layout={"flex": "1 1 0", "min_width": "300px", "padding": "0 0 0 12px",
                               "overflow": "visible"})
@@ -399,6 +404,15 @@ class GameScreen:
         elif ack.accepted:
             self._say("")
 
+    def _named(self, name: str) -> None:
+        """A territory chosen by typing its name (the keyboard's click)."""
+        if not name:
+            return
+        territory = next((t.id for t in self.view.territories if t.name == name), None)
+        self.by_name.value = ""
+        if territory is not None:
+            self._territory_clicked(territory)
+
     def _rebuild_clicked(self) -> None:
         if self.seat is not None and self.view.prompt.can_rebuild:
             ack = self.source.submit(self.seat, Rebuild(self.seat), self._shown or None)
@@ -438,6 +452,11 @@ class GameScreen:
         choosable = list(prompt.choices) if mine else []
         if my_attack and self.wings.value:
             choosable += list(prompt.wings_choices)
+        names = {t.id: t.name for t in v.territories}
+        options = tuple(sorted(names[t] for t in choosable))
+        if self.by_name.options != options:
+            self.by_name.options = options
+        self.by_name.layout.display = None if choosable else "none"
         self.wings.layout.display = None if my_attack and prompt.wings_choices else "none"
         self.rebuild_button.layout.display = None if my_attack and prompt.can_rebuild else "none"
         colours = [seat_colour(p.colour) for p in v.players]
