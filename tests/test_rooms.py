@@ -568,3 +568,44 @@ def test_the_people_of_a_seat_a_bot_plays_watch_and_play_again_keeps_the_bot(hos
         assert 1 in table.bots and table.bots[1].skill.name == "hard" and len(table.games) == 2
     finally:
         anna.close(), ben.close()
+
+
+def test_a_room_host_restarted_resumes_from_the_journal_and_students_rejoin(tmp_path):
+    """Issue 12, saved games: the teacher's kernel restarts mid-game; the
+    room comes back on the same code with the game where it stood, held, and
+    a student's seat key brings her back to her seat."""
+    from triviador_nb.ui.teacher import resume_rooms
+    first = RoomHost()
+    path = tmp_path / "room.journal"
+    room = fast_room(first, journal=path, map="hungary", bank="general_knowledge_en")
+    anna = RoomClient(room.code, "Anna")
+    token, code = anna.token, room.code
+    table = room.start()
+    play_until([anna], lambda: len(table.game.record) > 12)  # a few moves into the game
+    room.run(table.hold)
+    before = room.run(lambda: table.game.to_dict())
+    anna.close()
+    first.close()  # the teacher's kernel is gone
+    screen = resume_rooms([path])
+    try:
+        (again,) = screen.rooms
+        assert again.code == code and again.started and again.table.held
+        assert again.run(lambda: again.table.game.to_dict()) == before
+        assert [m.name for m in again.members()] == ["Anna"]
+        assert "Resumed 1 room: the games are paused." in screen.message.value
+        assert str(path) in screen.controls[code].saved.value  # where it goes on being saved
+        raw = RawClient(screen.host.port)
+        assert raw.join(code, "Anna", token)["seat"] == 0  # her seat key still fits
+        view = raw.recv_type("view")
+        assert view["view"]["paused"] is True and view["view"]["seat"] == 0
+        raw.close()
+        again.run(again.table.release)
+        assert wait_until(lambda: len(again.table.game.record) > len(before["record"]), timeout=30)
+        assert read_journal_games(path)[-1]["record"][:len(before["record"])] == before["record"]
+    finally:
+        screen.close()
+
+
+def read_journal_games(path):
+    from triviador_nb.classroom import read_journal
+    return read_journal(path).games

@@ -306,6 +306,7 @@ def test_resume_brings_the_teams_game_back_from_its_journal(tmp_path):
     again = triviador_nb.resume(path, clock=ManualClock())
     assert again.game.to_dict() == before and again.teams == {0: "Foxes", 1: "Owls"}
     assert "Resumed from lesson.journal: game 1" in again.message.value
+    assert str(path) in again.controls.saved.value
     again.start()
     again.controls.entries[1].value = "1850"
     assert again.game.question.answers[1].value == 1850

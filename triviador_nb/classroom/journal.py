@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,41 @@ class JournalError(ValueError):
     """A journal that cannot be resumed: not a journal, another version, or
     another map or bank than the one given. The message says which and what
     to do."""
+
+
+def named_as(value: object) -> object:
+    """How a journal names a map or a bank for :func:`triviador_nb.resume`: a
+    built-in name, an absolute path, or a list of them; None for one loaded in
+    the notebook (resuming then needs it again)."""
+    if isinstance(value, Path) or (isinstance(value, str) and Path(value).suffix):
+        return str(Path(value).resolve())
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)) and all(isinstance(v, (str, Path)) for v in value):
+        return [named_as(v) for v in value]
+    return None
+
+
+def needed(spec: object, what: str) -> object:
+    """A journal's map or bank name (:func:`named_as`), or a clear error when
+    the game was given a loaded one (then it must be given again)."""
+    if spec is None:
+        raise ValueError(f"this game was played with a {what} loaded in the notebook: give it again, "
+                         f"e.g. resume(path, {what}=...)")
+    return spec
+
+
+def new_journal_path(name: str) -> Path:
+    """A new journal's file: ``$TRIVIADOR_NB_HOME/journals/<date-time>-<name>.journal``
+    (default home ``~/.triviador_nb``), never one that exists."""
+    home = Path(os.environ.get("TRIVIADOR_NB_HOME") or Path.home() / ".triviador_nb")
+    stamp = time.strftime("%Y-%m-%d-%H%M%S")
+    path = home / "journals" / f"{stamp}-{name}.journal"
+    n = 1
+    while path.exists():
+        n += 1
+        path = home / "journals" / f"{stamp}-{name}-{n}.journal"
+    return path
 
 
 def board_fingerprint(board: Board) -> str:

@@ -33,6 +33,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
@@ -40,7 +41,8 @@ from websockets.exceptions import ConnectionClosed
 
 from ..banks import resolve_bank
 from ..bots import Bot
-from ..classroom import LoopClock, Table
+from ..classroom import Journal, LoopClock, Table, rebuild_games
+from ..classroom.journal import JournalContents, named_as
 from ..engine import Game, QuestionBank, RuleSet, find_rule_set
 from ..maps import GameMap, resolve_map
 from . import codes
@@ -92,6 +94,9 @@ class Room:
         self.rules, self.game_map, self.bank = rules, game_map, bank
         self.seed, self.pace, self.reveal_s, self.think_s = seed, pace, reveal_s, think_s
         self.table: Table | None = None
+        self.journal_path: Path | None = None  # where the game is journalled once it starts (None: nowhere)
+        self.journal: Journal | None = None
+        self.specs: dict[str, Any] = {}  # how the journal names the map and bank (names or paths)
         self.map_json = json.dumps(map_to_plain(game_map), ensure_ascii=False, separators=(",", ":"))
         self._listeners: list[Callable[[], None]] = []
 
@@ -240,21 +245,49 @@ class Room:
             if not record.seated(seat):
                 record.bots.setdefault(seat, "medium")
         record.started = True
+        new_game = self._new_game_maker()
+        game, bots = new_game(self.seed)
+        table = self._set_table(Table(game, bots, LoopClock(self.host.loop), pace=self.pace, reveal_s=self.reveal_s,
+                                      think_s=self.think_s, new_game=new_game))
+        if self.journal_path is not None:
+            self._keep_journal(self.journal_path)
+        table.start()  # notifies: every member gets the first view
+        self.host._send_room(self, welcome_for=set(record.members))
+        return table
+
+    def _new_game_maker(self) -> Callable[[int, frozenset[str]], tuple[Game, dict[int, Bot]]]:
+        record = self.record
         names = [record.seat_name(s) for s in range(record.seats)]
 
         def new_game(seed: int, asked_before: frozenset[str] = frozenset()) -> tuple[Game, dict[int, Bot]]:
             game = Game(self.rules, self.game_map.board, self.bank, seed, names=names, asked_before=asked_before)
             return game, {s: Bot(s, skill, seed) for s, skill in dict(record.bots).items()}  # hand-offs too
+        return new_game
 
-        game, bots = new_game(self.seed)
-        table = Table(game, bots, LoopClock(self.host.loop), pace=self.pace, reveal_s=self.reveal_s,
-                      think_s=self.think_s, new_game=new_game)
+    def _set_table(self, table: Table) -> Table:
         table.on_change(lambda _events: self.host._changed(self))
         self.table = table
-        self.host.store.save(record)
-        table.start()  # notifies: every member gets the first view
-        self.host._send_room(self, welcome_for=set(record.members))
+        self.host.store.save(self.record)
         return table
+
+    def journal_setup(self) -> dict:
+        """What a journal needs to bring this room back (issue 12): its code,
+        rule set, map and bank (names or paths), table settings, and who
+        sits where with their seat keys (the journal is the teacher's file)."""
+        record = self.record
+        return {"screen": "room", "code": self.code, "rules": self.rules.name, "map": self.specs.get("map"),
+                "bank": self.specs.get("bank"), "seed": self.seed, "pace": self.pace, "reveal_s": self.reveal_s,
+                "think_s": self.think_s, "address": self.host.address,
+                "members": [{"name": m.name, "token": m.token, "seat": m.seat} for m in record.members.values()
+                            if m.seat is not None],
+                "bots": {str(s): skill for s, skill in record.bots.items()},
+                "seat_names": {str(s): name for s, name in record.seat_names.items()}}
+
+    def _keep_journal(self, path: Path, resumed: JournalContents | None = None) -> None:
+        try:
+            self.journal = Journal(path, self.table, self.journal_setup(), resumed=resumed)
+        except OSError as error:  # a room without a journal still plays
+            self.host._log(self.code, "host", "journal", f"the game cannot be saved to {path}: {error}")
 
     def run(self, work: Callable[[], Any]) -> Any:
         """Run ``work()`` on the host's thread, where the room's table lives,
@@ -380,13 +413,16 @@ class RoomHost:
 
     def open_room(self, rules: str | RuleSet = "conquiztador", map: str | GameMap = "hungary",
                   bank: Any = "general_knowledge_en", seed: int | None = None, pace: float = 1.0,
-                  reveal_s: float = 3.0, think_s: float = 1.2) -> Room:
+                  reveal_s: float = 3.0, think_s: float = 1.2, journal: str | Path | None = None) -> Room:
         """A new room with its own code; students join it before Start.
 
         Args:
             rules, map, bank: as for :func:`triviador_nb.ui.play`.
             seed: the game number (kept from the students); random by default.
             pace, reveal_s, think_s: as for the game table.
+            journal: a file to journal the room's games to from Start
+                (:class:`~triviador_nb.classroom.Journal`; :meth:`resume_room`
+                brings the room back from it), or None.
 
         Raises:
             ValueError, MapError, BankError: unknown rules, a bad map or bank.
@@ -394,8 +430,53 @@ class RoomHost:
         rule_set = rules if isinstance(rules, RuleSet) else find_rule_set(rules)
         game_map = resolve_map(map, players=rule_set.players)
         question_bank = resolve_bank(bank)
-        return self._call(self._open_room, rule_set, game_map, question_bank,
+        room = self._call(self._open_room, rule_set, game_map, question_bank,
                           seed if seed is not None else secrets.randbelow(1_000_000), pace, reveal_s, think_s)
+        room.specs = {"map": named_as(map), "bank": named_as(bank)}
+        room.journal_path = Path(journal) if journal is not None else None
+        return room
+
+    def resume_room(self, contents: JournalContents, path: str | Path, game_map: GameMap,
+                    bank: QuestionBank) -> Room:
+        """Bring back a room from its journal (issue 12): the same code, who
+        sat where with their seat keys (so students rejoin by running their
+        join cell again), every game played and the current one where it
+        stood, held until the teacher resumes it; the journal goes on.
+
+        Raises:
+            JournalError: the journal is of another map or bank, or does not replay.
+            ValueError: this host's port does not fit the room's code, or a
+                room with this code is open already.
+        """
+        setup = contents.header["setup"]
+        games = rebuild_games(contents, game_map.board, bank)
+        return self._call(self._resume_room, setup, contents, Path(path), game_map, bank, games)
+
+    def _resume_room(self, setup: dict, contents: JournalContents, path: Path, game_map: GameMap,
+                     bank: QuestionBank, games: list[Game]) -> Room:
+        code = setup["code"]
+        if codes.normalise(code)[:2] != (self.host_part or ""):
+            raise ValueError(f"room {code} belongs on port {codes.port_of(code)}; this host listens on {self.port}")
+        if self.store.get(code) is not None:
+            raise ValueError(f"room {code} is open already")
+        rules = find_rule_set(setup["rules"])
+        record = RoomRecord(code, rules.players, bots={int(s): k for s, k in setup["bots"].items()},
+                            seat_names={int(s): n for s, n in setup["seat_names"].items()}, started=True)
+        for member in setup["members"]:
+            record.members[member["name"].casefold()] = Member(member["name"], member["token"], member["seat"])
+        self.store.add(record)
+        room = Room(self, record, rules, game_map, bank, int(setup["seed"]), float(setup["pace"]),
+                    float(setup["reveal_s"]), float(setup["think_s"]))
+        room.specs = {"map": setup["map"], "bank": setup["bank"]}
+        self.rooms[codes.normalise(code)] = room
+        seed = games[-1].seed
+        table = room._set_table(Table(games[-1], {s: Bot(s, k, seed) for s, k in record.bots.items()},
+                                      LoopClock(self.loop), pace=room.pace, reveal_s=room.reveal_s,
+                                      think_s=room.think_s, new_game=room._new_game_maker(), earlier=games[:-1]))
+        room._keep_journal(path, resumed=contents)
+        table.start()
+        table.hold()  # the teacher resumes when the students are back
+        return room
 
     def _open_room(self, rules: RuleSet, game_map: GameMap, bank: QuestionBank, seed: int, pace: float,
                    reveal_s: float, think_s: float) -> Room:

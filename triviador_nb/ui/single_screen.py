@@ -4,18 +4,18 @@ the class) against bots on a real map - and the widgets that show it;
 
 from __future__ import annotations
 
-import os
 import secrets
-import time
 from pathlib import Path
 from typing import Any, Sequence
 
 from ..banks import resolve_bank
 from ..bots import Bot
 from ..classroom import Clock, read_journal, rebuild_games
+from ..classroom.journal import named_as, needed, new_journal_path
 from ..engine import Game, find_rule_set
 from ..maps import GameMap, resolve_map
 from .app import GameApp
+from .teacher import HostScreen, resume_rooms
 
 
 def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledge_en",
@@ -64,28 +64,30 @@ def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledg
         raise ValueError(f"{rule_set.title} is for {rule_set.players} players: with "
                          f"{len(names) or 'no'} human{'s' if len(names) != 1 else ''}, give "
                          f"{rule_set.players - len(names)} bot skills, not {len(bots)}")
-    setup = {"screen": "play", "map": _spec(map), "bank": _spec(bank), "rules": rule_set.name,
+    setup = {"screen": "play", "map": named_as(map), "bank": named_as(bank), "rules": rule_set.name,
              "humans": names, "teams": teams is not None, "bots": list(bots), "pace": pace}
     game_map, question_bank = resolve_map(map, players=rule_set.players), resolve_bank(bank)
     seed = seed if seed is not None else secrets.randbelow(1_000_000)
     app = _app(setup, game_map, question_bank, clock, [], seed)
     if journal:
-        path = Path(journal) if journal is not True else _new_journal_path(seed)
+        path = Path(journal) if journal is not True else new_journal_path(f"game{seed}")
         app.keep_journal(path, setup)
     return app
 
 
-def resume(path: str | Path, map: str | Path | GameMap | None = None, bank: object = None,
-           clock: Clock | None = None) -> GameApp:
+def resume(path: str | Path | Sequence[str | Path], map: str | Path | GameMap | None = None, bank: object = None,
+           clock: Clock | None = None) -> "GameApp | HostScreen":
     """Bring back the games of a journal (after a kernel restart, mid-battle
     included) and carry on writing it: the same map, bank, teams and bots,
     every game played so far, the current one where it stood. Press Start
     (or Resume) to go on; a line the kernel could not finish writing is
     reported on the screen and skipped.
 
+    A room's journal (or a list of one host's room journals) brings the
+    rooms back instead (:func:`~.teacher.resume_rooms`).
+
     Args:
-        path: the journal (its path is in the game's title and in the
-            message the game shows when it starts).
+        path: the journal (its path is shown under the Teacher buttons).
         map, bank: the map and bank, when the game was given loaded ones
             rather than names or files (otherwise read from the journal).
         clock: the table's clock; the kernel's asyncio loop by default.
@@ -96,11 +98,15 @@ def resume(path: str | Path, map: str | Path | GameMap | None = None, bank: obje
         ValueError, OSError: the map or bank named in the journal cannot be
             loaded (the message says why).
     """
+    if not isinstance(path, (str, Path)):
+        return resume_rooms(list(path), map=map, bank=bank)
     contents = read_journal(path)
     setup = contents.header["setup"]
+    if setup.get("screen") == "room":
+        return resume_rooms([path], map=map, bank=bank)
     rule_set = find_rule_set(setup["rules"])
-    game_map = resolve_map(map if map is not None else _needed(setup["map"], "map"), players=rule_set.players)
-    question_bank = resolve_bank(bank if bank is not None else _needed(setup["bank"], "bank"))
+    game_map = resolve_map(map if map is not None else needed(setup["map"], "map"), players=rule_set.players)
+    question_bank = resolve_bank(bank if bank is not None else needed(setup["bank"], "bank"))
     games = rebuild_games(contents, game_map.board, question_bank)
     app = _app(setup, game_map, question_bank, clock, games, games[-1].seed)
     app.keep_journal(path, setup, resumed=contents)
@@ -127,33 +133,3 @@ def _app(setup: dict, game_map: GameMap, question_bank: Any, clock: Clock | None
     teams = dict(enumerate(humans)) if setup["teams"] else None
     return GameApp(game, game_map, 0 if humans and not teams else None, bots, clock=clock, pace=setup["pace"],
                    new_game=new_game, teams=teams, earlier=games[:-1])
-
-
-def _spec(value: object) -> object:
-    """How the journal names a map or bank: a name or an absolute path (a
-    list of them), or None for a loaded one (:func:`resume` then needs it)."""
-    if isinstance(value, Path) or (isinstance(value, str) and Path(value).suffix):
-        return str(Path(value).resolve())
-    if isinstance(value, str):
-        return value
-    if isinstance(value, (list, tuple)) and all(isinstance(v, (str, Path)) for v in value):
-        return [_spec(v) for v in value]
-    return None
-
-
-def _needed(spec: object, what: str) -> object:
-    if spec is None:
-        raise ValueError(f"this game was played with a {what} loaded in the notebook: give it again, "
-                         f"e.g. resume(path, {what}=...)")
-    return spec
-
-
-def _new_journal_path(seed: int) -> Path:
-    home = Path(os.environ.get("TRIVIADOR_NB_HOME") or Path.home() / ".triviador_nb")
-    stamp = time.strftime("%Y-%m-%d-%H%M%S")
-    path = home / "journals" / f"{stamp}-game{seed}.journal"
-    n = 1
-    while path.exists():
-        n += 1
-        path = home / "journals" / f"{stamp}-game{seed}-{n}.journal"
-    return path

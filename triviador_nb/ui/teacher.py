@@ -17,12 +17,17 @@ from __future__ import annotations
 
 import socket
 from html import escape
-from typing import Any
+from pathlib import Path
+from typing import Any, Sequence
 
 import ipywidgets as w
 
-from ..classroom import Clock, LoopClock
-from ..rooms import Room, RoomHost
+from ..banks import resolve_bank
+from ..classroom import Clock, JournalError, LoopClock, read_journal
+from ..classroom.journal import needed as _given, new_journal_path
+from ..engine import find_rule_set
+from ..maps import resolve_map
+from ..rooms import Room, RoomHost, codes
 from .cells import close_widgets, shown_by_cell
 from .controls import TeacherControls
 from .screen import GameScreen, TableSource
@@ -121,6 +126,8 @@ class HostScreen:
             controls = self.controls[room.code] = TeacherControls(
                 room.table, {p.seat: p.name for p in game.players if p.seat not in room.table.bots}, run=room.run)
             controls.attach(screen)
+            if room.journal is not None:
+                controls.show_journal(str(room.journal.path.resolve()))
             room.table.on_change(lambda _events, c=controls: self.clock.call_soon_threadsafe(
                 lambda: self._guarded(c.refresh)))  # the table's thread hands the redraw to the kernel's loop
         screen = self.screens.get(room.code)
@@ -275,7 +282,7 @@ def _shown_address(address: str) -> str:
 
 def host(rules: str = "conquiztador", map: Any = "hungary", bank: Any = "general_knowledge_en", rooms: int = 1,
          address: str = "127.0.0.1", port: int | None = None, seed: int | None = None,
-         pace: float = 1.0) -> HostScreen:
+         pace: float = 1.0, journal: bool = True) -> HostScreen:
     """Open game rooms for students on their own kernels; show codes, lobby and projector.
 
     Args:
@@ -286,6 +293,10 @@ def host(rules: str = "conquiztador", map: Any = "hungary", bank: Any = "general
         port: by default a free one named by the room codes.
         seed: the first room's game number (the next rooms count on from it).
         pace: as for :func:`play`.
+        journal: journal each room's games from Start under
+            ``$TRIVIADOR_NB_HOME/journals`` (default ``~/.triviador_nb``), so
+            :func:`triviador_nb.resume` brings the rooms back after a kernel
+            restart; False for none.
 
     Returns:
         The :class:`HostScreen` (the cell's value); ``.rooms`` holds the rooms.
@@ -300,6 +311,8 @@ def host(rules: str = "conquiztador", map: Any = "hungary", bank: Any = "general
     try:
         opened = [room_host.open_room(rules, map, bank, seed=None if seed is None else seed + i, pace=pace)
                   for i in range(rooms)]
+        for room in opened:
+            room.journal_path = new_journal_path(f"room-{room.code}") if journal else None
     except BaseException:
         room_host.close()
         raise
@@ -307,3 +320,40 @@ def host(rules: str = "conquiztador", map: Any = "hungary", bank: Any = "general
     shown_by_cell(screen)
     return screen
 
+
+
+def resume_rooms(paths: Sequence[str | Path], map: Any = None, bank: Any = None) -> HostScreen:
+    """Bring rooms back from their journals after the teacher's kernel
+    restarted (:func:`triviador_nb.resume` calls this for room journals): the
+    same codes on the same port, every seat's people and keys, the games where
+    they stood, held until the teacher presses Resume; students run their
+    join cell again and are back in their seats.
+
+    Raises:
+        JournalError: a journal of another version, map or bank, or of rooms
+            of different hosts.
+        OSError: the rooms' port is taken (another host still runs).
+    """
+    contents = [read_journal(p) for p in paths]
+    setups = [c.header["setup"] for c in contents]
+    if len({codes.port_of(s["code"]) for s in setups}) != 1:
+        raise JournalError("these journals are of rooms of different hosts: resume each host's rooms together")
+    first = setups[0]
+    room_host = RoomHost(first.get("address", "127.0.0.1"), codes.port_of(first["code"]))
+    rooms = []
+    try:
+        for path, content, setup in zip(paths, contents, setups):
+            rule_set = find_rule_set(setup["rules"])
+            game_map = resolve_map(map if map is not None else _given(setup["map"], "map"), players=rule_set.players)
+            question_bank = resolve_bank(bank if bank is not None else _given(setup["bank"], "bank"))
+            rooms.append(room_host.resume_room(content, path, game_map, question_bank))
+    except BaseException:
+        room_host.close()
+        raise
+    screen = HostScreen(room_host, rooms)
+    problems = [p for c in contents for p in c.problems]
+    screen._say(f"Resumed {len(rooms)} room{'s' if len(rooms) != 1 else ''}: the games are paused. Students run "
+                "their join cell again; press Resume under the game when they are back."
+                + (" " + " ".join(problems) if problems else ""), warn=bool(problems))
+    shown_by_cell(screen)
+    return screen
