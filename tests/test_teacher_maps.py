@@ -262,8 +262,8 @@ def test_one_feature_in_metres_in_a_map_in_degrees_is_that_features_error(tmp_pa
     features = grid()
     features[4]["geometry"] = polygon(square(800_000, 5_900_000, 850_000, 5_950_000))
     assert checked(tmp_path, collection(features)).errors == (
-        'features[4] "R1C1": coordinates are not longitude/latitude degrees (bounds 800000, 5.9e+06, 850000, 5.95e+06); '
-        "save the map in WGS 84 (EPSG:4326)",)
+        'features[4] "R1C1": coordinates are not longitude/latitude degrees (bounds 800000, 5.9e+06, 850000, '
+        "5.95e+06); save the map in WGS 84 (EPSG:4326)",)
 
 
 @pytest.mark.parametrize("crs, warning", [
@@ -324,8 +324,8 @@ def test_swapped_latitude_and_longitude_beyond_90_are_swapped_back(tmp_path):
     assert check.game_map.bounds == ((39.0, -100.0), (45.0, -94.0))
     assert check.warnings[0] == (
         'latitude and longitude are swapped: every "longitude" lies within +-90 and some "latitudes" beyond it (y from '
-        "-100 to -94), so the pairs were read as [lat, lon] and swapped back; GeoJSON stores [longitude, latitude]: fix "
-        "the file to silence this warning")
+        "-100 to -94), so the pairs were read as [lat, lon] and swapped back; GeoJSON stores [longitude, latitude]: "
+        "fix the file to silence this warning")
 
 
 @pytest.mark.parametrize("lat_key, lon_key", [("LAT", "LON"), ("latitude", "longitude"), ("INTPTLAT", "INTPTLON"),
@@ -503,7 +503,8 @@ def test_many_lone_territories_are_capped_with_a_count(tmp_path):
 
 def named(*names: str) -> list[dict]:
     """A row of squares with these names."""
-    return [feature(name, polygon(square(7 + k * DX, 47.0, 7 + (k + 1) * DX, 47.0 + DY))) for k, name in enumerate(names)]
+    return [feature(name, polygon(square(7 + k * DX, 47.0, 7 + (k + 1) * DX, 47.0 + DY)))
+            for k, name in enumerate(names)]
 
 
 def test_an_exact_name_beats_an_id_made_from_another_name(tmp_path):
@@ -804,6 +805,9 @@ def test_a_base_click_on_a_big_map_does_not_lay_the_names_out_again(tmp_path, mo
     monkeypatch.setattr(map_view, "RELAYOUT_LIMIT", 200)
     view.show({t: None for t in ids}, {t: 0 for t in ids}, {t: 3 if t == ids[1] else None for t in ids}, 3)
     assert len(calls) == 1
+    monkeypatch.setattr(map_view, "LAYOUT_LIMIT", 100)  # a map too crowded for any layout: CSS places the names
+    view.map.set_trait("right", 700)
+    assert len(calls) == 1 and view._fitted_size == (700, 500)
     view.close()
 
 
@@ -860,7 +864,7 @@ json_values = st.recursive(
 numbers = (st.floats(-200, 200) | st.floats(-3e7, 3e7) | st.integers(-2 * 10**7, 2 * 10**7)
            | st.sampled_from([180.0000000000002, -90.0000001, 0.0, 1e308, float("nan")]))
 positions = st.lists(numbers, min_size=2, max_size=3)
-rings = st.lists(positions, min_size=0, max_size=7).map(lambda ring: ring + ring[:1] if ring and len(ring) > 2 else ring)
+rings = st.lists(positions, min_size=0, max_size=7).map(lambda ring: ring + ring[:1] if len(ring) > 2 else ring)
 polygons = st.lists(rings, min_size=0, max_size=2)
 geometries = st.one_of(
     st.none(),
@@ -930,8 +934,8 @@ def perturbed(features: list[dict], operations: list[tuple[str, int, object]]) -
                 if f in replaced:
                     continue
                 rings = f["geometry"]["coordinates"]
-                f["geometry"]["coordinates"] = ([[[x * value, y * value] for x, y in ring] for ring in rings]
-                                                if operation == "scale" else [[[y, x] for x, y in ring] for ring in rings])
+                f["geometry"]["coordinates"] = [[[x * value, y * value] if operation == "scale" else [y, x]
+                                                 for x, y in ring] for ring in rings]
         elif operation == "copy":
             features.append(json.loads(json.dumps(target)))
             if target in replaced:

@@ -496,7 +496,8 @@ def _read_geometry(geometry: Any) -> tuple[shapely.Geometry | None, str | None, 
             result = shape(geometry)
         finite = bool(np.isfinite(shapely.get_coordinates(result)).all())
     except Exception as error:  # shapely raises several kinds on malformed coordinates
-        return None, (f"malformed {geometry_type} coordinates ({_short_error(error)}); {RING_HELP[geometry_type]}"), kind
+        problem = f"malformed {geometry_type} coordinates ({_short_error(error)}); {RING_HELP[geometry_type]}"
+        return None, problem, kind
     if result.is_empty:
         return None, f"empty {geometry_type}", kind
     if not finite:

@@ -95,8 +95,9 @@ class GameSetup:
         for control in (self.rules, self.categories, self.difficulties):
             control.observe(lambda _: self._say_if_enough(), "value")
         self.new_game.on_click(lambda _: self.start())
-        form = w.VBox([self.rules, self.map, self.map_file, self.map_options, self.bank, self.categories, self.difficulties,
-                       self.enough, self.you, *self.bots, self.pace, self.seed, self.new_game, self.error])
+        form = w.VBox([self.rules, self.map, self.map_file, self.map_options, self.bank, self.categories,
+                       self.difficulties, self.enough, self.you, *self.bots, self.pace, self.seed, self.new_game,
+                       self.error])
         self.widget = w.VBox([w.HBox([form, self.preview_box]), self.game_box])
         self._show_bot_seats()
         self._preview: MapView | None = None
