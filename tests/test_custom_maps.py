@@ -27,6 +27,11 @@ WEST, NORTH = 18.5, 47.7
 DLON, DLAT = 0.65, 0.45  # about 49 km x 50 km at 47N
 ROWS, COLS = "ABC", (1, 2, 3)
 GRID = [f"{r}{c}" for r in ROWS for c in COLS]
+DUPLICATE_A1 = (
+    'duplicate name: "A1" (features[0], features[8]); to make the features that share a name one territory '
+    "(a map drawn one feature per island, say), merge them (merge_by_name=True, --merge-by-name); "
+    "otherwise give each territory its own name"
+)
 NINE_WARNING = (
     "9 territories; the built-in rule sets are made for 15 or 19 (D15), other counts play but rounds may run uneven"
 )
@@ -240,9 +245,9 @@ def test_duplicate_and_missing_names(tmp_path):
     features[3]["properties"] = {"name": "  "}
     features[5]["properties"] = None
     assert problems(write(tmp_path, features)) == [
+        DUPLICATE_A1,
         "features[3] (no name): missing properties.name (the territory's name)",
         "features[5] (no name): missing properties.name (the territory's name)",
-        'features[8] "A1": duplicate name "A1" (also features[0] "A1")',
     ]
 
 
@@ -301,7 +306,7 @@ def test_two_islands_bordering_each_other_but_nothing_else(tmp_path):
     pair = [feature("East", polygon(box(*cell(1, 5)))), feature("Far East", polygon(box(*cell(1, 6))))]
     assert problems(write(tmp_path, grid_features() + pair)) == [
         'the territories fall apart into 2 groups that neither border nor link each other ("A1", "A2", "A3", '
-        '"B1" and 5 more; "East", "Far East"); link the groups (links=..., --link A B)'
+        '"B1" and 5 more; "East", "Far East"); link the groups (links=..., --link A=B)'
     ]
 
 
@@ -324,14 +329,14 @@ def test_every_problem_at_once(tmp_path):
     features += [ISLAND, feature("Road", {"type": "LineString", "coordinates": [[19.0, 47.0], [19.5, 47.5]]})]
     found = problems(write(tmp_path, features), links=[("Road", "Atlantis")])
     assert found == [
+        DUPLICATE_A1,
         "features[3] (no name): missing properties.name (the territory's name)",
         'features[4] "B2": invalid geometry: Self-intersection[19.475 47.025]',
-        'features[8] "A1": duplicate name "A1" (also features[0] "A1")',
         'features[9] "Island": borders no other territory and has no link (nearest: "B3", 99 km away)',
         'features[10] "Road": geometry must be a Polygon or MultiPolygon, not LineString',
         'links[0] ("Road", "Atlantis"): unknown territory "Atlantis" (not a territory name or id)',
     ]
-    with pytest.raises(MapError, match=r"grid\.geojson: 6 problems:\n  features\[3\] \(no name\)"):
+    with pytest.raises(MapError, match=r"grid\.geojson: 6 problems:\n  duplicate name: \"A1\""):
         load_quietly(write(tmp_path, features), links=[("Road", "Atlantis")])
 
 
@@ -424,12 +429,14 @@ def test_built_maps_load_without_shapely_work(monkeypatch):
 
 def test_cli_check_a_good_map_prints_warnings_and_ok(tmp_path, capsys):
     path = write(tmp_path, grid_features() + [ISLAND])
-    assert main(["maps", "check", str(path), "--link", "Island", "B3"]) == 0
+    assert main(["maps", "check", str(path), "--link", "Island=B3"]) == 0
     assert capsys.readouterr().out.splitlines() == [
         f"{path}: warning: 10 territories; the built-in rule sets are made for 15 or 19 (D15), "
         "other counts play but rounds may run uneven",
         f"{path}: OK, 10 territories, 12 borders, 1 link, 1 warning",
+        f"{path}: to draw: 10 territories, 50 points, 1 KB of outlines (simplified)",
     ]
+    assert main(["maps", "check", str(path), "--link", "Island", "B3"]) == 0  # the two names: as before
 
 
 def test_cli_check_prints_one_problem_a_line_and_exits_1(tmp_path, capsys):
@@ -438,7 +445,7 @@ def test_cli_check_prints_one_problem_a_line_and_exits_1(tmp_path, capsys):
     path = write(tmp_path, features + [ISLAND])
     assert main(["maps", "check", str(path), "--players", "2"]) == 1
     assert capsys.readouterr().out.splitlines() == [
-        f'{path}: features[8] "A1": duplicate name "A1" (also features[0] "A1")',
+        f"{path}: {DUPLICATE_A1}",
         f'{path}: features[9] "Island": borders no other territory and has no link (nearest: "B3", 99 km away)',
         f"{path}: warning: 10 territories; the built-in rule sets are made for 15 or 19 (D15), "
         "other counts play but rounds may run uneven",
@@ -450,7 +457,7 @@ def test_cli_check_name_property_and_players(tmp_path, capsys):
     row = [feature(c, polygon(box(*cell(0, i))), "nom") for i, c in enumerate("XYZ")]
     path = write(tmp_path, row)
     assert main(["maps", "check", str(path), "--name-property", "nom", "--players", "2"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == f"{path}: OK, 3 territories, 2 borders, 0 links, 1 warning"
+    assert capsys.readouterr().out.splitlines()[-2] == f"{path}: OK, 3 territories, 2 borders, 0 links, 1 warning"
     assert main(["maps", "check", str(path), "--name-property", "nom"]) == 1
     assert "too few territories for 3 players" in capsys.readouterr().out
 
@@ -458,7 +465,8 @@ def test_cli_check_name_property_and_players(tmp_path, capsys):
 def test_cli_check_a_built_map(capsys):
     path = str(load_builtin_map("hungary").source_path)
     assert main(["maps", "check", path]) == 0
-    assert capsys.readouterr().out == f"{path}: OK, 19 territories, 40 borders, 0 links\n"
+    assert capsys.readouterr().out == (f"{path}: OK, 19 territories, 40 borders, 0 links\n"
+                                       f"{path}: to draw: 19 territories, 2,298 points, 44 KB of outlines\n")
 
 
 def test_cli_check_a_broken_json_file_exits_1(tmp_path, capsys):

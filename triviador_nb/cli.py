@@ -55,6 +55,7 @@ def _add_simulate_parser(commands: argparse._SubParsersAction) -> None:
         description="Play N games with a bot in every seat; print wins by seat, mean actions and speed.",
     )
     _add_game_arguments(simulate)
+    _add_map_options(simulate)
     simulate.add_argument("--games", type=int, default=100, help="number of games (default: 100)")
     simulate.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
     simulate.add_argument("--skills", nargs="+", default=None, metavar="SKILL",
@@ -68,11 +69,10 @@ def _run_simulate(args: argparse.Namespace) -> int:
     from triviador_nb.engine import find_rule_set
     from triviador_nb.simulate import play_bot_game, summarise
     from triviador_nb.banks import resolve_bank
-    from triviador_nb.maps import resolve_map
 
     try:
         rules = find_rule_set(args.rules)
-        game_map = resolve_map(args.map, players=rules.players)
+        game_map = _resolve_map(args, rules.players)
         bank = resolve_bank(args.bank[0] if len(args.bank) == 1 else args.bank)
         if args.games < 1:
             raise ValueError("--games must be at least 1")
@@ -177,6 +177,7 @@ def _add_bank_stats_parsers(actions: argparse._SubParsersAction) -> None:
     simulate.add_argument("--rules", default="conquiztador", help="rule set name (default: conquiztador)")
     simulate.add_argument("--games", type=_positive_int, default=100, help="number of games (default: 100)")
     simulate.add_argument("--map", default="hungary", help="built-in map name or a GeoJSON file (default: hungary)")
+    _add_map_options(simulate)
     simulate.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
     simulate.set_defaults(run=_run_bank_simulate)
@@ -238,11 +239,10 @@ def _run_bank_stats(args: argparse.Namespace) -> int:
 def _run_bank_simulate(args: argparse.Namespace) -> int:
     from triviador_nb.banks.usage import bank_usage
     from triviador_nb.engine import find_rule_set
-    from triviador_nb.maps import resolve_map
 
     try:
         rules = find_rule_set(args.rules)
-        game_map = resolve_map(args.map, players=rules.players)
+        game_map = _resolve_map(args, rules.players)
     except (ValueError, OSError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
@@ -318,17 +318,68 @@ def _add_maps_parser(commands: argparse._SubParsersAction) -> None:
         "check",
         help="check a map file (a built map or your own GeoJSON)",
         description="Check a GeoJSON map: a built map, or your own FeatureCollection of Polygon/"
-        "MultiPolygon features in longitude/latitude, whose borders are computed. Print every "
-        'problem as FILE: features[INDEX] "NAME": message, then a summary.',
+        "MultiPolygon features, whose borders are computed (in longitude/latitude; a projected CRS that the "
+        'file names, or Web Mercator, is converted). Print every problem as FILE: features[INDEX] "NAME": '
+        "message, then a summary and how much the map sends to the browser to draw it.",
     )
     check.add_argument("file", metavar="FILE", help="a .geojson file")
-    check.add_argument("--name-property", metavar="P", default=None,
-                       help='the property naming the territories (default: "name", "NAME" or "name_en")')
-    check.add_argument("--link", nargs=2, action="append", metavar=("A", "B"), default=None,
-                       help="connect territories A and B (names or ids), e.g. an island and the coast; repeatable")
+    _add_map_options(check)
     check.add_argument("--players", type=_positive_int, default=3, choices=range(1, 7), metavar="N",
                        help="players needing bases that do not border each other (default: 3; 2 for duel)")
     check.set_defaults(run=_run_maps_check)
+
+
+class _LinkAction(argparse.Action):
+    """``--link A=B`` (split at the first "="; spaces around it and unquoted names of several words
+    do no harm), or the two names ``--link A B``: appends ``(A, B)``."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        text = " ".join(values)
+        if "=" in text:
+            a, _, b = text.partition("=")
+        elif len(values) == 2:
+            a, b = values
+        else:
+            parser.error(f"{option_string} takes A=B, two territories' names or ids (or the two as A B), "
+                         f"not {text!r}")
+        if not a.strip() or not b.strip():
+            parser.error(f"{option_string} {text!r}: both territories must be named, as A=B")
+        setattr(namespace, self.dest, [*(getattr(namespace, self.dest) or []), (a.strip(), b.strip())])
+
+
+def _add_map_options(parser: argparse.ArgumentParser) -> None:
+    """--name-property, --link and --merge-by-name: how a teacher's own map file is read."""
+    parser.add_argument("--name-property", metavar="P", default=None,
+                        help='for your own map: the property naming the territories '
+                        '(default: "name", "NAME" or "name_en")')
+    parser.add_argument("--link", nargs="+", action=_LinkAction, metavar="A=B", default=None,
+                        help="connect territories A and B (names or ids), e.g. an island and the coast; repeatable")
+    parser.add_argument("--merge-by-name", action="store_true",
+                        help="for your own map: make the features that share a name one territory "
+                        "(a map drawn one feature per island)")
+
+
+def _map_options(args: argparse.Namespace) -> dict:
+    """The keyword arguments of ``load_map``/``resolve_map`` from :func:`_add_map_options`' options."""
+    return {"name_property": args.name_property, "links": args.link, "merge_by_name": args.merge_by_name}
+
+
+def _resolve_map(args: argparse.Namespace, players: int):
+    """``resolve_map`` for --map and the map options, its warnings printed as ``triviador-nb: warning: ...``
+    on stderr (raises as ``resolve_map``)."""
+    import warnings
+
+    from triviador_nb.maps import MapWarning, resolve_map
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", MapWarning)
+        game_map = resolve_map(args.map, players=players, **_map_options(args))
+    for warning in caught:
+        if issubclass(warning.category, MapWarning):
+            print(f"{PROG}: warning: {warning.message}", file=sys.stderr)
+        else:
+            warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+    return game_map
 
 
 def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -348,6 +399,7 @@ def _add_host_parser(commands: argparse._SubParsersAction) -> None:
         "taken, or --start-after seconds after its first student sat down (bots fill the rest).",
     )
     _add_game_arguments(host)
+    _add_map_options(host)
     host.add_argument("--rooms", type=_positive_int, default=1, help="how many rooms (default: 1)")
     host.add_argument("--address", default="127.0.0.1",
                       help="address to listen on (default: 127.0.0.1; 0.0.0.0 for a classroom network)")
@@ -371,7 +423,8 @@ def _run_host(args: argparse.Namespace) -> int:
         return 2
     try:
         bank = args.bank if len(args.bank) > 1 else args.bank[0]
-        rooms = [room_host.open_room(args.rules, args.map, bank, pace=args.pace) for _ in range(args.rooms)]
+        game_map = _host_map(args)
+        rooms = [room_host.open_room(args.rules, game_map, bank, pace=args.pace) for _ in range(args.rooms)]
     except (ValueError, OSError) as error:
         room_host.close()
         print(f"{PROG} host: {error}", file=sys.stderr)
@@ -401,6 +454,13 @@ def _run_host(args: argparse.Namespace) -> int:
         room_host.close()
     print("rooms closed", flush=True)
     return 0
+
+
+def _host_map(args: argparse.Namespace):
+    """The map ``host`` serves, loaded once for every room (raises as ``resolve_map``)."""
+    from triviador_nb.engine import find_rule_set
+
+    return _resolve_map(args, find_rule_set(args.rules).players)
 
 
 def _positive_int(text: str) -> int:
@@ -434,10 +494,10 @@ def _run_maps_list(args: argparse.Namespace) -> int:
 
 
 def _run_maps_check(args: argparse.Namespace) -> int:
-    from triviador_nb.maps import check_map
+    from triviador_nb.maps import check_map, draw_size
 
     try:
-        check = check_map(args.file, name_property=args.name_property, links=args.link, players=args.players)
+        check = check_map(args.file, players=args.players, **_map_options(args))
     except OSError as exc:
         print(f"{PROG}: error: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
@@ -454,6 +514,9 @@ def _run_maps_check(args: argparse.Namespace) -> int:
     summary = f"{args.file}: OK, {_territories(len(game_map.board))}, {_count(borders, 'border')}"
     summary += f", {_count(links, 'link')}" + (f", {_count(len(check.warnings), 'warning')}" if check.warnings else "")
     print(summary)
+    size = draw_size(game_map)
+    print(f"{args.file}: to draw: {_territories(size.territories)}, {size.vertices:,} points, "
+          f"{size.geometry_bytes / 1024:,.0f} KB of outlines" + (" (simplified)" if check.computed else ""))
     return 0
 
 

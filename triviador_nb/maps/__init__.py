@@ -51,18 +51,29 @@ from triviador_nb.resources import data_dir
 
 from .model import (  # noqa: F401 - the package's public names
     GEOMETRY_TYPES,
+    HINT_LINK,
+    HINT_MERGE,
+    HINT_NAME_PROPERTY,
     MAP_SUFFIX,
+    MERGE_LABEL,
     RULE_SET_TERRITORY_COUNTS,
+    DrawSize,
     GameMap,
     LatLon,
     Link,
     MapCheck,
     MapError,
     MapWarning,
+    TerritoryLookup,
     add_links,
+    draw_size,
+    normal_name,
     resolve_links,
-    territory_lookup,
 )
+
+
+INTERNAL_ERROR = ("this map could not be checked (a fault in triviador_nb, not in the file: please report it "
+                  "with the file)")
 
 
 def builtin_map_names() -> list[str]:
@@ -102,23 +113,37 @@ def load_builtin_map(name: str) -> GameMap:
     return load_map(builtin_map_path(name))
 
 
-def resolve_map(game_map: str | Path | GameMap, players: int = 3) -> GameMap:
+def resolve_map(
+    game_map: str | Path | GameMap,
+    players: int = 3,
+    *,
+    name_property: str | None = None,
+    links: Iterable[Sequence[str]] | None = None,
+    merge_by_name: bool = False,
+) -> GameMap:
     """A map from a built-in name (e.g. ``"hungary"``), a GeoJSON path, or a map.
 
     Args:
         players: the rule set's player count; a teacher's own map must hold
             that many non-adjacent bases (D15).
+        name_property, links, merge_by_name: as :func:`load_map` (``links``
+            also apply to a built-in map; a map given as a GameMap is
+            returned as it is).
 
     Raises:
-        MapError: the file breaks the format or the rules (every problem listed).
+        MapError: the file breaks the format or the rules (every problem
+            listed), or an unknown built-in name (the known ones are listed).
         OSError: the file cannot be read.
-        ValueError: an unknown built-in name (the known ones are listed).
     """
     if isinstance(game_map, GameMap):
         return game_map
-    if str(game_map).endswith(".geojson") or Path(game_map).exists():
-        return load_map(game_map, players=players)
-    return load_builtin_map(str(game_map))
+    options = {"name_property": name_property, "links": links, "merge_by_name": merge_by_name}
+    text = str(game_map)
+    if text.endswith((".geojson", ".json")) or Path(text).exists():
+        return load_map(game_map, players=players, **options)
+    if links:
+        return load_map(builtin_map_path(text), players=players, **options)
+    return load_builtin_map(text)
 
 
 def load_map(
@@ -126,6 +151,7 @@ def load_map(
     name_property: str | None = None,
     links: Iterable[Sequence[str]] | None = None,
     players: int = 3,
+    merge_by_name: bool = False,
 ) -> GameMap:
     """Read and validate a map file: a built map or a teacher's own GeoJSON.
 
@@ -141,6 +167,15 @@ def load_map(
         players: for a teacher's own map, how many players need bases that
             do not border each other (D15); 2 for Duel, 3 for the other rule
             sets. Built maps are checked for this by the test suite.
+        merge_by_name: for a teacher's own map, make the features that share
+            a name one territory (their geometry united), as for a map drawn
+            one feature per island. Without it a repeated name is an error.
+
+    Coordinates: GeoJSON's longitude/latitude degrees (WGS 84); a file in a
+    projected CRS is converted when its ``"crs"`` member names the CRS, or
+    when its coordinates are plainly Web Mercator metres, and swapped
+    latitude/longitude pairs are swapped back, each with a warning (see
+    :mod:`triviador_nb.maps.coordinates`).
 
     Returns:
         The map. Warnings (e.g. a territory count other than 15 or 19, D15)
@@ -148,12 +183,14 @@ def load_map(
 
     Raises:
         OSError: the file cannot be read.
-        MapError: the file is not UTF-8 JSON, or breaks the format; the message
+        MapError: anything else: the file is not UTF-8 JSON, not a GeoJSON
+            FeatureCollection, or breaks the format or the rules; the message
             and ``problems`` list every problem at once, naming features by
             index (from 0) and name (e.g. ``features[3] "Pest": ...``).
         ValueError: ``players`` is less than 1.
     """
-    check = check_map(path, name_property=name_property, links=links, players=players)
+    check = check_map(path, name_property=name_property, links=links, players=players,
+                      merge_by_name=merge_by_name)
     if len(check.errors) == 1:
         raise MapError(f"{check.path}: {check.errors[0]}", list(check.errors))
     if check.errors:
@@ -172,6 +209,7 @@ def check_map(
     name_property: str | None = None,
     links: Iterable[Sequence[str]] | None = None,
     players: int = 3,
+    merge_by_name: bool = False,
 ) -> MapCheck:
     """Check a map file and load it when it has no errors (arguments as :func:`load_map`).
 
@@ -185,27 +223,97 @@ def check_map(
     if isinstance(players, bool) or not isinstance(players, int) or players < 1:
         raise ValueError(f"players must be a whole number of at least 1, not {players!r}")
     path = Path(path)
+    raw = path.read_bytes()
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
+        data = json.loads(raw.decode("utf-16" if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig"))
     except (UnicodeDecodeError, ValueError) as error:  # JSONDecodeError and over-long numbers are ValueErrors
-        return MapCheck(path, (f"not a UTF-8 JSON file ({error})",), (), None)
+        return MapCheck(path, (f"not a UTF-8 JSON file ({error}){_what_it_is(raw)}",), (), None)
     except RecursionError:
         return MapCheck(path, ("not a map: JSON nested too deeply",), (), None)
-    if not isinstance(data, dict) or data.get("type") != "FeatureCollection":
-        return MapCheck(path, ('not a GeoJSON FeatureCollection (top level needs "type": "FeatureCollection")',),
-                        (), None)
-    features = data.get("features")
-    if not isinstance(features, list) or not features:
-        return MapCheck(path, ('"features" must be a non-empty list',), (), None)
+    problem = _not_a_collection(data)
+    if problem:
+        return MapCheck(path, (problem,), (), None)
     if "triviador" not in data:
         from .teachers import check_plain_collection  # needs shapely
 
-        game_map, errors, notes = check_plain_collection(data, path, name_property, links, players)
+        try:
+            game_map, errors, notes = check_plain_collection(
+                data, path, name_property, links, players, merge_by_name=merge_by_name)
+        except (MemoryError, RecursionError):
+            return MapCheck(path, ("not a map this computer can check: too big or nested too deeply",), (), None)
+        except Exception as error:  # a safety net: a teacher gets a message, never a traceback
+            return MapCheck(path, (f"{INTERNAL_ERROR}: {type(error).__name__}: {error}",), (), None, computed=True)
         return MapCheck(path, tuple(errors), tuple(notes), game_map, computed=True)
     problems = _collection_problems(data)
     if problems:
         return MapCheck(path, tuple(problems), (), None)
     return _built_map_check(data, path, links)
+
+
+# The first bytes of files that teachers take for maps, and what to do with them.
+_OTHER_FORMATS = (
+    (b"PK\x03\x04", "a ZIP archive (a zipped shapefile?): unzip it and convert the map to GeoJSON"),
+    (b"\x00\x00\x27\x0a", "an Esri shapefile (.shp): convert it to GeoJSON"),
+    (b"SQLite format 3\x00", "a GeoPackage or SQLite database: export the layer as GeoJSON"),
+    (b"\x1f\x8b", "gzip-compressed: uncompress it first (gunzip)"),
+    (b"<?xml", "XML (KML or GML?): convert it to GeoJSON"),
+    (b"<kml", "KML: convert it to GeoJSON"),
+)
+
+
+def _what_it_is(raw: bytes) -> str:
+    """``"; it is ..."`` with advice when the bytes are a known non-GeoJSON format, else ``""``."""
+    head = raw[:64].lstrip(b"\xef\xbb\xbf \t\r\n")
+    for magic, advice in _OTHER_FORMATS:
+        if head.startswith(magic):
+            return f"; the file is {advice}, e.g. with QGIS or mapshaper.org"
+    return ""
+
+
+def _not_a_collection(data: Any) -> str | None:
+    """What is wrong at the top level, if this is not a FeatureCollection with features."""
+    kind = data.get("type") if isinstance(data, dict) else None
+    if kind == "FeatureCollection":
+        features = data.get("features")
+        if not isinstance(features, list):
+            return ('"features" must be a non-empty list of the territories\' Features '
+                    f"(it is {_json_kind(features)})")
+        if not features:
+            return ('"features" must be a non-empty list: the FeatureCollection has no features, '
+                    "and a map needs one Polygon or MultiPolygon feature per territory")
+        return None
+    needs = 'top level needs "type": "FeatureCollection"'
+    if kind == "Topology":
+        return (f"not a GeoJSON FeatureCollection but TopoJSON ({needs}); convert it to GeoJSON, "
+                "e.g. on mapshaper.org (Export, GeoJSON) or with topojson's topo2geo")
+    if kind == "Feature":
+        return (f"not a GeoJSON FeatureCollection but a single Feature ({needs}); a map needs a "
+                "FeatureCollection with one feature per territory")
+    if kind in ("Polygon", "MultiPolygon", "GeometryCollection", "Point", "MultiPoint", "LineString",
+                "MultiLineString"):
+        return (f"not a GeoJSON FeatureCollection but a bare {kind} geometry ({needs}); a map needs a "
+                "FeatureCollection with one named feature per territory")
+    if isinstance(data, dict) and ("spatialReference" in data or "geometryType" in data):
+        return (f"not a GeoJSON FeatureCollection but Esri JSON ({needs}); export the layer as GeoJSON, "
+                "e.g. in QGIS or ArcGIS (Features To JSON, with the GeoJSON option)")
+    if isinstance(data, dict) and isinstance(data.get("features"), list):
+        return f'not a GeoJSON FeatureCollection ({needs}; the file has "type": {_json_kind(kind)})'
+    return f"not a GeoJSON FeatureCollection ({needs}; the file holds {_json_kind(data)})"
+
+
+def _json_kind(value: Any) -> str:
+    """How a JSON value is named in messages: ``a list``, ``the string "x"``..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'the string "{value[:40]}"'
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, list):
+        return "a list"
+    return "an object without a GeoJSON type" if "type" not in value else "an object"
 
 
 def _built_map_check(data: dict, path: Path, extra_links: Iterable[Any] | None) -> MapCheck:
@@ -215,7 +323,7 @@ def _built_map_check(data: dict, path: Path, extra_links: Iterable[Any] | None) 
     names = {t: f["properties"]["name"] for t, f in features.items()}
     adjacency = {t: set(f["properties"]["neighbours"]) for t, f in features.items()}
     stored = tuple((a, b, note) for a, b, note in _stored_links(meta))
-    lookup = territory_lookup([(t, names[t]) for t in features])
+    lookup = TerritoryLookup([(t, names[t]) for t in features])
     pairs, errors, notes = resolve_links(extra_links, lookup)
     if errors:
         return MapCheck(path, tuple(errors), tuple(notes), None)

@@ -8,6 +8,8 @@ and it imports neither.
 
 from __future__ import annotations
 
+import json
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +24,12 @@ Link = tuple[str, str, str]
 MAP_SUFFIX = ".geojson"
 GEOMETRY_TYPES = ("Polygon", "MultiPolygon")
 RULE_SET_TERRITORY_COUNTS = (15, 19)  # D15: what the built-in rule sets' tables are made for
+# How messages name a loading option: the Python argument, then the command line's.
+# The setup form shows its own field's label instead (triviador_nb.ui.setup).
+HINT_NAME_PROPERTY = "name_property=..., --name-property"
+HINT_LINK = "links=..., --link A=B"
+HINT_MERGE = "merge_by_name=True, --merge-by-name"
+MERGE_LABEL = "Merge features with the same name"  # the setup form's checkbox for merge_by_name
 
 
 class MapError(ValueError):
@@ -96,33 +104,113 @@ class MapCheck:
         return not self.errors
 
 
-def territory_lookup(territories: Sequence[tuple[str | None, str | None]]) -> dict[str, int]:
-    """Index of each territory by id, then by exact name, then by case-folded name.
+@dataclass(frozen=True)
+class DrawSize:
+    """How much a map sends to the browser to draw it.
 
-    ``territories`` lists ``(id, name)`` per feature (either may be None).
-    An id wins over a name; a case-folded name only counts when unique.
+    Attributes:
+        territories: polygons drawn (one per territory).
+        vertices: points in all their rings.
+        geometry_bytes: the outlines as compact JSON, about what the widgets send.
     """
-    lookup: dict[str, int] = {}
-    folded: dict[str, list[int]] = {}
-    for index, (_, name) in enumerate(territories):
-        if name is not None:
-            folded.setdefault(name.casefold(), []).append(index)
-    for key, indices in folded.items():
-        if len(indices) == 1:
-            lookup[key] = indices[0]
-    for index, (_, name) in reversed(list(enumerate(territories))):
-        if name is not None:
-            lookup[name] = index  # the first feature of a duplicated name wins
-    for index, (territory, _) in reversed(list(enumerate(territories))):
-        if territory is not None:
-            lookup[territory] = index
-    return lookup
+
+    territories: int
+    vertices: int
+    geometry_bytes: int
+
+
+def draw_size(game_map: GameMap) -> DrawSize:
+    """The :class:`DrawSize` of ``game_map`` (its outlines as drawn, simplified for teachers' maps)."""
+    vertices = size = 0
+    for feature in game_map.features.values():
+        geometry = feature.get("geometry") or {}
+        coordinates = geometry.get("coordinates", [])
+        polygons = coordinates if geometry.get("type") == "MultiPolygon" else [coordinates]
+        vertices += sum(len(ring) for polygon in polygons for ring in polygon)
+        size += len(json.dumps(coordinates, separators=(",", ":")))
+    return DrawSize(len(game_map.features), vertices, size)
+
+
+def normal_name(text: str) -> str:
+    """The one normalisation names are matched by when no exact name or id matches.
+
+    Unicode NFKC (``"ﬁ"`` -> ``"fi"``, full-width letters -> ASCII), case
+    folded (``"NORD"`` -> ``"nord"``, ``"ß"`` -> ``"ss"``), accents stripped
+    (NFKD, combining marks dropped: ``"Île"`` -> ``"ile"``), runs of whitespace
+    as one space, trimmed. ``"  Île-de-FRANCE "`` -> ``"ile-de-france"``.
+    """
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    plain = "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c))
+    return " ".join(unicodedata.normalize("NFC", plain).split())
+
+
+class TerritoryLookup:
+    """Finds a territory by what a link (or a teacher) calls it.
+
+    In this order, the first that matches wins:
+
+    1. an exact name (as given, trimmed; of a repeated name, the first feature's);
+    2. an exact id;
+    3. the :func:`normal_name` of a name, when only one territory has it.
+
+    So an id made from a name (``"Ile-de-France"`` for ``"Île de France"``)
+    never beats a territory whose exact name that is, and a name in capitals
+    (``"NORD"``) never silently picks ``"Nord"`` when both exist.
+
+    Args:
+        territories: ``(id, name)`` per feature or territory (either may be None).
+    """
+
+    def __init__(self, territories: Sequence[tuple[str | None, str | None]]):
+        self._names: dict[str, int] = {}
+        self._ids: dict[str, int] = {}
+        self._normal: dict[str, list[int]] = {}
+        self._spellings: dict[str, dict[str, None]] = {}
+        self.names: dict[int, str] = {}  # index -> name, for messages
+        for index, (territory, name) in enumerate(territories):
+            if territory is not None:
+                self._ids.setdefault(territory, index)
+            if name is None:
+                continue
+            self.names[index] = name
+            if name not in self._names:
+                self._names[name] = index
+                self._normal.setdefault(normal_name(name), []).append(index)
+            self._spellings.setdefault(normal_name(name), {})[name] = None
+
+    def find(self, text: str) -> int | list[int] | None:
+        """The territory's index; a list of indices when only the normal form
+        matches and several territories share it; None when nothing matches."""
+        text = text.strip()
+        for exact in (self._names, self._ids):
+            if text in exact:
+                return exact[text]
+        matches = self._normal.get(normal_name(text), [])
+        if len(matches) == 1:
+            return matches[0]
+        return matches or None
+
+    def collisions(self) -> list[list[str]]:
+        """Groups of different names with one :func:`normal_name` (e.g.
+        ``["Nord", "NORD"]``), in the order the names first appear."""
+        return [list(group) for group in self._spellings.values() if len(group) > 1]
+
+
+def collision_warning(groups: list[list[str]], limit: int = 3) -> str | None:
+    """One warning for names that differ only in case, accents, Unicode form or spacing."""
+    if not groups:
+        return None
+    shown = "; ".join(" and ".join(f'"{n}"' for n in group) for group in groups[:limit])
+    more = f" and {len(groups) - limit} more" if len(groups) > limit else ""
+    return (f"names that differ only in case, accents or spacing: {shown}{more}; they stay different "
+            f"territories, and a link must name one of them exactly")
 
 
 def resolve_links(
-    links: Iterable[Any] | None, lookup: Mapping[str, int]
+    links: Iterable[Any] | None, lookup: TerritoryLookup
 ) -> tuple[list[tuple[int, int, str, str]], list[str], list[str]]:
-    """Resolve links given as pairs (or ``(a, b, note)``) of names or ids.
+    """Resolve links given as pairs (or ``(a, b, note)``) of names or ids
+    (matched as :class:`TerritoryLookup` says).
 
     Returns:
         ``(pairs, errors, warnings)``: pairs as ``(index_a, index_b, note,
@@ -150,12 +238,17 @@ def resolve_links(
         a, b = link[0], link[1]
         note = link[2] if len(link) == 3 else ""
         who = f'links[{k}] ("{a}", "{b}")'
-        unknown = [end for end in dict.fromkeys((a, b)) if _lookup(lookup, end) is None]
-        for end in unknown:
-            errors.append(f'{who}: unknown territory "{end}" (not a territory name or id)')
-        if unknown:
+        found = {end: lookup.find(end) for end in dict.fromkeys((a, b))}
+        for end, match in found.items():
+            if match is None:
+                errors.append(f'{who}: unknown territory "{end}" (not a territory name or id)')
+            elif isinstance(match, list):
+                spellings = " and ".join(f'"{lookup.names[i]}"' for i in match)
+                errors.append(f'{who}: "{end}" matches {spellings}, which differ only in case, accents or spacing; '
+                              "use the exact name")
+        if not all(isinstance(match, int) for match in found.values()):
             continue
-        index_a, index_b = _lookup(lookup, a), _lookup(lookup, b)
+        index_a, index_b = found[a], found[b]
         if index_a == index_b:
             errors.append(f"{who}: links a territory to itself")
             continue
@@ -191,12 +284,6 @@ def add_links(pairs: Iterable[tuple[K, K, str, str]], neighbours: Mapping[K, set
         neighbours[b].add(a)
         added.append((a, b, note))
     return added, notes
-
-
-def _lookup(lookup: Mapping[str, int], end: str) -> int | None:
-    end = end.strip()
-    found = lookup.get(end)
-    return lookup.get(end.casefold()) if found is None else found
 
 
 # --- validation of built maps: each function returns a list of problems ------

@@ -4,9 +4,13 @@
 the ``"triviador"`` member of built maps. Everything a built map stores is
 computed, the way ``tools/build_maps.py`` computes it:
 
+* coordinates in WGS 84 degrees: converted, swapped back or cut at the
+  antimeridian as :mod:`triviador_nb.maps.coordinates` says;
 * names from one feature property (``name_property``, by default the first
   of ``"name"``, ``"NAME"``, ``"name_en"`` the features have); ids are the
-  names as slugs (``"Bács-Kiskun"`` -> ``"Bacs-Kiskun"``), made unique;
+  names as slugs (``"Bács-Kiskun"`` -> ``"Bacs-Kiskun"``), made unique; with
+  ``merge_by_name`` the features sharing a name are one territory (their
+  shapes united), without it repeated names are one error that says so;
 * adjacency: two territories border each other when they share at least
   :data:`MIN_SHARED_BORDER_KM` of border, measured in an equirectangular
   km projection centred on the map, so corners touching at a point do not
@@ -14,22 +18,27 @@ computed, the way ``tools/build_maps.py`` computes it:
   territories do not form a clean coverage and the exact shared border is
   shorter, the length of each boundary lying within :data:`SNAP_KM` of the
   other territory counts instead (the shorter of the two); plus the
-  ``links`` given;
+  ``links`` given (names matched as :class:`~triviador_nb.maps.model.TerritoryLookup` says);
+* room for the rule set's bases that do not border each other (D15), found
+  in linear time on any real map (:func:`_independent_set`);
 * a label point per territory: its pole of inaccessibility (the centre of the
-  largest inscribed circle), always inside it;
-* bounds, centre and the zoom that fits a 900x600 px view.
+  largest inscribed circle), always inside it (and inside the outline drawn);
+* bounds, centre and the zoom that fits a 900x600 px view;
+* the outlines drawn: simplified for the screen (:mod:`triviador_nb.maps.display`).
 
 Every problem is reported at once (:func:`check_plain_collection`), naming
-features by index from 0 and name, as ``features[3] "Pest": message``.
+features by index from 0 and name, as ``features[3] "Pest": message``;
+problems of the whole file (no names, no outlines, coordinates in an unknown
+CRS, repeated names) come first, each as one message.
 Needs shapely (a runtime dependency); built maps never import this module.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -40,13 +49,19 @@ import shapely
 from shapely.geometry import shape
 
 from triviador_nb.engine.board import Board
+from .coordinates import compact_longitudes, to_degrees
+from .display import display_shapes, geojson_geometry
 from .model import (
     GEOMETRY_TYPES,
+    HINT_LINK,
+    HINT_MERGE,
+    HINT_NAME_PROPERTY,
     RULE_SET_TERRITORY_COUNTS,
     GameMap,
+    TerritoryLookup,
     add_links,
+    collision_warning,
     resolve_links,
-    territory_lookup,
 )
 
 NAME_PROPERTIES = ("name", "NAME", "name_en")
@@ -59,7 +74,6 @@ KM_PER_DEGREE_LON_AT_EQUATOR = 111.320
 VIEW_SIZE_PX = (900, 600)  # the Leaflet map the zoom level is chosen for
 TILE_SIZE_PX = 256
 MAX_ZOOM = 18
-MANY_POINTS = 100_000  # more than this draws slowly in the browser
 
 
 # --- geometry helpers (same method as tools/build_maps.py) --------------------
@@ -99,15 +113,27 @@ def shared_border_km(a: shapely.Geometry, b: shapely.Geometry, snap: bool = Fals
     return max(exact, near)
 
 
-def adjacency_pairs(shapes_km: Sequence[shapely.Geometry]) -> set[tuple[int, int]]:
+def is_coverage(shapes: Sequence[shapely.Geometry]) -> bool:
+    """True when the shapes form a clean coverage: no overlaps, shared edges identical."""
+    if len(shapes) < 2:
+        return True
+    array = np.empty(len(shapes), dtype=object)
+    array[:] = list(shapes)
+    return bool(shapely.coverage_is_valid(array))
+
+
+def adjacency_pairs(shapes_km: Sequence[shapely.Geometry], coverage: bool | None = None) -> set[tuple[int, int]]:
     """``(i, j)`` with ``i < j`` for every two shapes sharing >= :data:`MIN_SHARED_BORDER_KM` of border.
 
     Shapes forming a clean coverage (no overlaps, shared edges identical, as
     built maps and most published boundary files) are measured exactly, like
     ``tools/build_maps.py`` does; others with ``snap`` (see :func:`shared_border_km`).
+    ``coverage``: whether they do (:func:`is_coverage`), when already known.
     """
     shapes = list(shapes_km)
-    snap = not bool(shapely.coverage_is_valid(np.array(shapes, dtype=object)))
+    if len(shapes) < 2:
+        return set()
+    snap = not (is_coverage(shapes) if coverage is None else coverage)
     tree = shapely.STRtree(shapes)
     near = tree.query(shapes, predicate="dwithin", distance=SNAP_KM)
     pairs = set()
@@ -205,9 +231,17 @@ def _choose_name_property(features: list) -> str | None:
 
 # --- the check ------------------------------------------------------------------
 
+SHOWN_DUPLICATES = 3  # repeated names a message lists by name
+SHOWN_LONE = 10  # territories without a neighbour named one by one; the rest in one message
+
 
 def check_plain_collection(
-    data: dict, path: Path, name_property: str | None, links: Iterable[Any] | None, players: int
+    data: dict,
+    path: Path,
+    name_property: str | None,
+    links: Iterable[Any] | None,
+    players: int,
+    merge_by_name: bool = False,
 ) -> tuple[GameMap | None, list[str], list[str]]:
     """Check a plain GeoJSON FeatureCollection and build its map.
 
@@ -216,17 +250,21 @@ def check_plain_collection(
 
     Returns:
         ``(game_map, errors, warnings)``; ``game_map`` is None when there are errors.
+        Problems of the whole file come first, then those naming a feature, in
+        feature order, then the links' and the map's as a whole.
     """
     features: list = data["features"]
+    head: list[str] = []  # problems of the whole file
     errors: list[str] = []
     notes: list[str] = []
     key = name_property if name_property is not None else _choose_name_property(features)
     if key is None:
-        found = sorted({k for f in features for k in _properties(f)})
-        errors.append(
+        found = sorted({str(k) for f in features for k in _properties(f)})
+        shown = ", ".join(found[:20]) + (f" and {len(found) - 20} more" if len(found) > 20 else "")
+        head.append(
             f"no territory names: no feature has a {', '.join(f'{k!r}' for k in NAME_PROPERTIES)} property; "
-            f"say which property names the territories (name_property=..., --name-property); "
-            f"properties found: {', '.join(found) or '(none)'}"
+            f"say which property names the territories ({HINT_NAME_PROPERTY}); "
+            f"properties found: {shown or '(none)'}"
         )
     names: list[str | None] = [_name_text(_properties(f).get(key)) if key else None for f in features]
 
@@ -234,102 +272,160 @@ def check_plain_collection(
         return f'features[{index}] "{names[index]}"' if names[index] is not None else f"features[{index}] (no name)"
 
     # geometry and names, feature by feature
-    shapes: dict[int, shapely.Geometry] = {}  # index -> polygonal geometry in degrees (repaired if invalid)
+    raw: dict[int, shapely.Geometry] = {}  # index -> polygonal geometry as read (any CRS)
+    problems: dict[int, str] = {}
+    kinds: Counter[str] = Counter()
     for index, feature in enumerate(features):
         if not isinstance(feature, dict) or feature.get("type") != "Feature":
             errors.append(f'{who(index)}: not a GeoJSON Feature (needs "type": "Feature")')
+            kinds["not a Feature"] += 1
             continue
         if key is not None and names[index] is None:
             errors.append(f"{who(index)}: missing properties.{key} (the territory's name)")
-        geometry, problem = _polygon(feature.get("geometry"))
+        geometry, problem, kind = _read_geometry(feature.get("geometry"))
+        kinds[kind] += 1
         if problem:
-            errors.append(f"{who(index)}: {problem}")
+            problems[index] = problem
         if geometry is not None:
-            shapes[index] = geometry
+            raw[index] = geometry
+    if not raw and not any(k in GEOMETRY_TYPES for k in kinds):
+        head.append(_no_outlines(kinds))
+        return None, head + _in_feature_order([e for e in errors if "not a GeoJSON Feature" not in e]), notes
 
-    # duplicate names: the first feature keeps the name
-    first: dict[str, int] = {}
+    # coordinates: WGS 84 degrees within range (coordinates.py), then each shape valid
+    degrees = to_degrees(raw, data, features)
+    notes += degrees.notes
+    if degrees.errors:
+        return None, head + degrees.errors + _in_feature_order(errors), notes
+    problems.update(degrees.feature_errors)
+    shapes: dict[int, shapely.Geometry] = {}  # index -> polygonal shape in degrees (repaired if invalid)
+    for index, shape_deg in sorted(degrees.shapes.items()):
+        repaired, problem = _valid_polygon(shape_deg)
+        if problem:
+            problems[index] = problem
+        if repaired is not None:
+            shapes[index] = repaired
+    errors += [f"{who(i)}: {problem}" for i, problem in problems.items()]
+    shapes, _moved = compact_longitudes(shapes)
+
+    # territories: a feature each, or with merge_by_name the features sharing a name
+    groups: dict[str, list[int]] = {}
     for index, name in enumerate(names):
-        if name is None:
-            continue
-        if name in first:
-            errors.append(f'{who(index)}: duplicate name "{name}" (also {who(first[name])})')
-        else:
-            first[name] = index
-    ids = unique_ids([n if n is not None and first.get(n) == i else None for i, n in enumerate(names)])
+        if name is not None:
+            groups.setdefault(name, []).append(index)
+    repeated = {name: members for name, members in groups.items() if len(members) > 1}
+    if merge_by_name:
+        dropped = {i for members in repeated.values() for i in members[1:]}
+        for name, members in repeated.items():
+            parts = [shapes.pop(i) for i in members if i in shapes]  # repaired ones too: their problem is listed
+            if parts:
+                shapes[members[0]] = _polygonal(shapely.unary_union(parts)) or parts[0]
+        territories = [i for i in range(len(features)) if i not in dropped]
+        if repeated:
+            merged = sum(len(m) for m in repeated.values())
+            count = len(repeated)
+            notes.append(f"{merged} features sharing {count} name{'s' if count > 1 else ''} were merged into "
+                         f"{count} {'territories' if count > 1 else 'territory'}")
+    else:
+        territories = list(range(len(features)))
+        if repeated:
+            head.append(_duplicates_message(repeated))
+    first = {members[0] for members in groups.values()}
+    ids_of = unique_ids([names[i] if i in first else None for i in territories])
+    ids: dict[int, str | None] = dict(zip(territories, ids_of, strict=True))
 
-    # adjacency over every feature with a polygon, so one bad feature does not hide the others' borders
-    indices = list(shapes)
+    # adjacency over every territory with a polygon, so one bad feature does not hide the others' borders
+    indices = [i for i in territories if i in shapes]
     if indices:
-        west, south, east, north = shapely.total_bounds(list(shapes.values())).tolist()
+        west, south, east, north = shapely.total_bounds([shapes[i] for i in indices]).tolist()
     else:
         west = south = east = north = 0.0
     mid_lat = (south + north) / 2
     shapes_km = {i: to_km(shapes[i], mid_lat) for i in indices}
+    coverage = is_coverage([shapes_km[i] for i in indices])
     neighbours: dict[int, set[int]] = {i: set() for i in indices}
-    for a, b in adjacency_pairs([shapes_km[i] for i in indices]):
+    for a, b in adjacency_pairs([shapes_km[i] for i in indices], coverage):
         neighbours[indices[a]].add(indices[b])
         neighbours[indices[b]].add(indices[a])
 
-    # links by name or id
-    lookup = territory_lookup([(ids[i], names[i]) for i in range(len(features))])
+    # links by name or id (model.TerritoryLookup)
+    lookup = TerritoryLookup([(ids[i], names[i]) for i in territories])
+    collisions = collision_warning(lookup.collisions())
+    if collisions:
+        notes.append(collisions)
     pairs, link_errors, link_notes = resolve_links(links, lookup)
     errors += link_errors
     notes += link_notes
-    usable = [pair for pair in pairs if pair[0] in shapes and pair[1] in shapes]  # others: reported above
+    usable = [(territories[a], territories[b], note, description) for a, b, note, description in pairs
+              if territories[a] in shapes and territories[b] in shapes]  # others: reported above
     linked, already = add_links(usable, neighbours, dict(enumerate(names)))
     notes += already
 
-    # territories nothing reaches
-    for index in indices:
-        if not neighbours[index]:
-            nearest = _nearest(index, shapes_km, names)
-            errors.append(f"{who(index)}: borders no other territory and has no link{nearest}")
-    complete = len(shapes) == len(features)  # with a feature missing, a gap may be its fault
+    # territories nothing reaches (not the pieces of a repeated name: merging may join them)
+    pieces = set() if merge_by_name else {i for members in repeated.values() for i in members}
+    lone = [i for i in indices if not neighbours[i] and i not in pieces]
+    for index, nearest in zip(lone[:SHOWN_LONE], _nearest(lone[:SHOWN_LONE], shapes_km, names), strict=True):
+        errors.append(f"{who(index)}: borders no other territory and has no link{nearest}")
+    if len(lone) > SHOWN_LONE:
+        rest = [f'"{names[i]}"' if names[i] else f"features[{i}]" for i in lone[SHOWN_LONE:]]
+        errors.append(f"{len(rest)} more territories border no other territory and have no link "
+                      f"({', '.join(rest[:5])}{' and more' if len(rest) > 5 else ''}); link each to a neighbour "
+                      f"({HINT_LINK})")
+    complete = len(indices) == len(territories)  # with a feature missing, a gap may be its fault
     if complete and len(indices) > 1:
-        groups = _components(neighbours)
-        if sum(len(g) > 1 for g in groups) > 1:  # lone territories are reported above
+        groups_apart = _components(neighbours)
+        if sum(len(g) > 1 for g in groups_apart) > 1:  # lone territories are reported above
             listed = "; ".join(
                 ", ".join(f'"{names[i]}"' if names[i] else f"features[{i}]" for i in group[:4])
                 + (f" and {len(group) - 4} more" if len(group) > 4 else "")
-                for group in groups
-            )
+                for group in groups_apart[:5]
+            ) + (f"; and {len(groups_apart) - 5} more groups" if len(groups_apart) > 5 else "")
             errors.append(
-                f"the territories fall apart into {len(groups)} groups that neither border nor link each other "
-                f"({listed}); link the groups (links=..., --link A B)"
+                f"the territories fall apart into {len(groups_apart)} groups that neither border nor link each "
+                f"other ({listed}); link the groups ({HINT_LINK})"
             )
-    if complete and _independent_set(neighbours, players) is None:
-        errors.append(
-            f"too few territories for {players} players: there are no {players} mutually non-adjacent "
-            f"territories, and bases must not border each other (D15)"
-        )
+    if complete and not head:  # with names repeated the territories are not known yet
+        found, certain = _independent_set(neighbours, players)
+        if found is None:
+            errors.append(
+                f"too few territories for {players} players: there are no {players} mutually non-adjacent "
+                f"territories, and bases must not border each other (D15)"
+            )
+        elif not certain:
+            notes.append(f"could not confirm within the time allowed that {players} bases fit without "
+                         "bordering each other (D15); the game checks again when it starts")
 
-    count = len(features)
+    count = len(territories)
     if count not in RULE_SET_TERRITORY_COUNTS:
         notes.append(
-            f"{count} territories; the built-in rule sets are made for "
+            f"{count} {'territory' if count == 1 else 'territories'}; the built-in rule sets are made for "
             f"{' or '.join(map(str, RULE_SET_TERRITORY_COUNTS))} (D15), other counts play but rounds may run uneven"
         )
-    points = sum(int(shapely.get_num_coordinates(g)) for g in shapes.values())
-    if points > MANY_POINTS:
-        notes.append(f"{points} points in the borders may draw slowly; simplify the map (e.g. on mapshaper.org)")
-    if errors:
-        return None, _in_feature_order(errors), notes
+    if head or errors:
+        return None, head + _in_feature_order(errors), notes
 
     bounds = [round(v, DECIMALS) for v in (south, west, north, east)]
-    territory_ids = [ids[i] for i in range(len(features))]
+    territory_ids = [ids[i] for i in territories]
     board = Board(
         _board_name(path),
-        {ids[i]: names[i] for i in range(len(features))},
-        {ids[i]: sorted(ids[n] for n in neighbours[i]) for i in range(len(features))},
+        {ids[i]: names[i] for i in territories},
+        {ids[i]: sorted(ids[n] for n in neighbours[i]) for i in territories},
     )
-    labels = {ids[i]: label_point(shapes[i], shapes_km[i], mid_lat) for i in range(len(features))}
+    drawn, drawing_note = display_shapes([shapes[i] for i in territories], coverage)
+    if drawing_note:
+        notes.append(drawing_note)
+    labels = {}
     out_features = {}
-    for i, territory in enumerate(territory_ids):
+    for i, territory, shown in zip(territories, territory_ids, drawn, strict=True):
+        label = label_point(shapes[i], shapes_km[i], mid_lat)
+        if not shown.contains(shapely.Point(label[1], label[0])):  # simplified away from under it: rare
+            x, y = shapely.get_coordinates(shown.point_on_surface())[0]
+            label = [float(y), float(x)]
+        labels[territory] = label
         props = {**_properties(features[i]), "id": territory, "name": names[i],
-                 "neighbours": sorted(board.adjacency[territory]), "label": labels[territory]}
+                 "neighbours": sorted(board.adjacency[territory]), "label": label}
         out_features[territory] = {"type": "Feature", "id": territory, "properties": props,
-                                   "geometry": json.loads(shapely.to_geojson(shapely.force_2d(shapes[i])))}
+                                   "geometry": geojson_geometry(shown)}
     game_map = GameMap(
         board=board,
         title=_title(data, path),
@@ -342,63 +438,124 @@ def check_plain_collection(
         links=tuple((ids[a], ids[b], note) for a, b, note in linked),
         warnings=tuple(notes),
     )
-    return game_map, errors, notes
+    return game_map, [], notes
+
+
+def _duplicates_message(repeated: dict[str, list[int]]) -> str:
+    """One message for every repeated name: a few named with their counts, and what to do."""
+    ranked = sorted(repeated.items(), key=lambda item: (-len(item[1]), item[1][0]))
+    if len(repeated) <= SHOWN_DUPLICATES and all(len(m) <= 3 for m in repeated.values()):
+        listed = "; ".join(f'"{name}" (features[{"], features[".join(map(str, members))}])'
+                           for name, members in ranked)
+        what = f"duplicate name{'s' if len(repeated) > 1 else ''}: {listed}"
+    else:
+        shown = ", ".join(f'"{name}" ({len(members)} features)' for name, members in ranked[:SHOWN_DUPLICATES])
+        more = f" and {len(repeated) - SHOWN_DUPLICATES} more" if len(repeated) > SHOWN_DUPLICATES else ""
+        total = sum(len(m) for m in repeated.values())
+        what = (f"duplicate names: {len(repeated)} names are each used by several features ({total} features "
+                f"in all), e.g. {shown}{more}")
+    return (f"{what}; to make the features that share a name one territory (a map drawn one feature per "
+            f"island, say), merge them ({HINT_MERGE}); otherwise give each territory its own name")
+
+
+def _no_outlines(kinds: Counter[str]) -> str:
+    """The message for a file in which no feature has a polygon."""
+    found = ", ".join(f"{count} {kind}" for kind, count in kinds.most_common())
+    advice = "a map needs each territory's outline as a Polygon or MultiPolygon"
+    if set(kinds) <= {"null"}:
+        advice = ("the file has the territories' data but not their outlines; " + advice +
+                  ": export the map again with its geometry")
+    elif set(kinds) <= {"Point", "MultiPoint", "null"}:
+        advice = ("points (towns, capitals, centres) cannot show borders; " + advice +
+                  ", e.g. from an administrative boundaries file")
+    elif set(kinds) <= {"LineString", "MultiLineString", "null"}:
+        advice = ("lines (borders, roads, rivers) do not enclose territories; " + advice +
+                  " (in QGIS: Vector, Geometry Tools, Lines to Polygons)")
+    return f"no feature has a Polygon or MultiPolygon geometry (found: {found}); {advice}"
 
 
 def _in_feature_order(problems: list[str]) -> list[str]:
-    """File-wide name problem first, then problems naming a feature in index order, then the rest (stable)."""
+    """Problems naming a feature in index order, then the rest (stable)."""
 
     def key(problem: str) -> int:
-        if problem.startswith("no territory names"):
-            return -1
         match = re.match(r"features\[(\d+)\]", problem)
         return int(match.group(1)) if match else len(problems) + 1_000_000
 
     return sorted(problems, key=key)
 
 
-def _polygon(geometry: Any) -> tuple[shapely.Geometry | None, str | None]:
-    """``(shape, problem)``: the polygonal shape (repaired when invalid, for measuring) and what is wrong."""
+def _read_geometry(geometry: Any) -> tuple[shapely.Geometry | None, str | None, str]:
+    """``(shape, problem, kind)``: a feature's polygonal shape as read (coordinates not yet judged),
+    what is wrong with it, and its GeoJSON type (``"null"`` for none)."""
     geometry_type = geometry.get("type") if isinstance(geometry, dict) else None
+    kind = "null" if geometry is None else str(geometry_type) if isinstance(geometry_type, str) else "unknown"
     if geometry_type not in GEOMETRY_TYPES:
-        return None, f"geometry must be a Polygon or MultiPolygon, not {geometry_type}"
+        return None, f"geometry must be a Polygon or MultiPolygon, not {geometry_type}", kind
     try:
-        result = shape(geometry)
+        with np.errstate(invalid="ignore"):  # NaN coordinates: reported below, not warned about
+            result = shape(geometry)
+        finite = bool(np.isfinite(shapely.get_coordinates(result)).all())
     except Exception as error:  # shapely raises several kinds on malformed coordinates
-        return None, f"malformed {geometry_type} coordinates ({error})"
+        problem = f"malformed {geometry_type} coordinates ({_short_error(error)}); {RING_HELP[geometry_type]}"
+        return None, problem, kind
     if result.is_empty:
-        return None, f"empty {geometry_type}"
-    west, south, east, north = result.bounds
-    if not (-180 <= west <= east <= 180 and -90 <= south <= north <= 90) or not all(
-        math.isfinite(v) for v in result.bounds
-    ):
-        return None, (
-            f"coordinates are not longitude/latitude degrees (bounds {west:g}, {south:g}, {east:g}, {north:g}); "
-            "save the map in WGS 84 (EPSG:4326)"
-        )
+        return None, f"empty {geometry_type}", kind
+    if not finite:
+        return None, f"{geometry_type} coordinates must be finite numbers (the file has NaN or Infinity)", kind
+    return result, None, kind
+
+
+RING_HELP = {
+    "Polygon": "a Polygon's coordinates are rings, each a list of at least 4 [longitude, latitude] positions "
+               "whose last repeats the first",
+    "MultiPolygon": "a MultiPolygon's coordinates are Polygons, each a list of rings of at least 4 [longitude, "
+                    "latitude] positions whose last repeats the first",
+}
+
+
+def _short_error(error: Exception) -> str:
+    text = str(error) or type(error).__name__
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _valid_polygon(result: shapely.Geometry) -> tuple[shapely.Geometry | None, str | None]:
+    """``(shape, problem)``: the shape (repaired when invalid, for measuring) and what is wrong."""
     if not result.is_valid:
         reason = shapely.is_valid_reason(result)
         repaired = _polygonal(shapely.make_valid(result))
         return repaired, f"invalid geometry: {reason}"
-    if result.area == 0:
-        return None, f"{geometry_type} has no area"
-    return result, None
+    polygonal = _polygonal(result)
+    if polygonal is None or result.area == 0:
+        return None, f"{result.geom_type} has no area"
+    return polygonal, None
 
 
 def _polygonal(geometry: shapely.Geometry) -> shapely.Geometry | None:
     parts = [p for p in shapely.get_parts(geometry) if p.geom_type in GEOMETRY_TYPES and p.area > 0]
     if not parts:
         return None
-    return shapely.unary_union(parts)
+    return parts[0] if len(parts) == 1 else shapely.unary_union(parts)
 
 
-def _nearest(index: int, shapes_km: dict[int, shapely.Geometry], names: list[str | None]) -> str:
-    others = [(shapes_km[index].distance(g), i) for i, g in shapes_km.items() if i != index]
-    if not others:
-        return ""
-    distance, nearest = min(others)
-    label = f'"{names[nearest]}"' if names[nearest] else f"features[{nearest}]"
-    return f" (nearest: {label}, {distance:.0f} km away)"
+def _nearest(lone: list[int], shapes_km: dict[int, shapely.Geometry], names: list[str | None]) -> list[str]:
+    """For each lone territory, `` (nearest: "B3", 99 km away)`` (the lowest index among equals), or ``""``."""
+    keys = list(shapes_km)
+    if len(keys) < 2 or not lone:
+        return [""] * len(lone)
+    tree = shapely.STRtree([shapes_km[k] for k in keys])
+    found = []
+    for index in lone:
+        hits, distances = tree.query_nearest(shapes_km[index], exclusive=True, return_distance=True,
+                                             all_matches=True)
+        candidates = [(float(d), keys[h]) for h, d in zip(hits.tolist(), distances.tolist(), strict=True)
+                      if keys[h] != index]
+        if not candidates:
+            found.append("")
+            continue
+        distance, nearest = min(candidates)
+        label = f'"{names[nearest]}"' if names[nearest] else f"features[{nearest}]"
+        found.append(f" (nearest: {label}, {distance:.0f} km away)")
+    return found
 
 
 def _components(neighbours: dict[int, set[int]]) -> list[list[int]]:
@@ -418,22 +575,63 @@ def _components(neighbours: dict[int, set[int]]) -> list[list[int]]:
     return sorted(groups, key=lambda g: (-len(g), g[0]))
 
 
-def _independent_set(neighbours: dict[int, set[int]], size: int) -> list[int] | None:
-    """``size`` mutually non-adjacent indices (least-connected first), or None when there are none."""
-    order = sorted(neighbours, key=lambda i: (len(neighbours[i]), i))
+SEARCH_BUDGET = 200_000  # steps of the exact search for non-adjacent bases before giving up
 
-    def extend(chosen: list[int], start: int) -> list[int] | None:
-        if len(chosen) == size:
-            return chosen
-        for k in range(start, len(order)):
-            candidate = order[k]
-            if not any(candidate in neighbours[c] for c in chosen):
-                found = extend([*chosen, candidate], k + 1)
-                if found:
-                    return found
+
+def _independent_set(neighbours: dict[int, set[int]], size: int) -> tuple[list[int] | None, bool]:
+    """``(size mutually non-adjacent indices or None, certain)``.
+
+    Greedy first, least-connected first (linear; finds them on any map a
+    teacher draws). When that fails: None if the territories can be covered
+    by fewer than ``size`` groups that all border each other (then no such
+    set exists), else an exact search over bitsets, given up after
+    :data:`SEARCH_BUDGET` steps (``certain`` False, the set taken as found).
+    """
+    order = sorted(neighbours, key=lambda i: (len(neighbours[i]), i))
+    chosen: list[int] = []
+    blocked: set[int] = set()
+    for candidate in order:
+        if candidate not in blocked:
+            chosen.append(candidate)
+            if len(chosen) == size:
+                return chosen, True
+            blocked |= neighbours[candidate]
+    if len(order) < size:
+        return None, True
+    cliques: list[set[int]] = []  # a greedy clique cover: size > its count needs a set that is not there
+    for vertex in order:
+        home = next((c for c in cliques if c <= neighbours[vertex]), None)
+        if home is None:
+            cliques.append({vertex})
+        else:
+            home.add(vertex)
+    if len(cliques) < size:
+        return None, True
+    position = {v: k for k, v in enumerate(order)}
+    closed = [sum(1 << position[n] for n in neighbours[v]) | (1 << k) for k, v in enumerate(order)]
+    steps = 0
+
+    def search(candidates: int, need: int) -> list[int] | None:
+        nonlocal steps
+        while candidates and candidates.bit_count() >= need:
+            steps += 1
+            if steps > SEARCH_BUDGET:
+                raise TimeoutError
+            low = candidates & -candidates
+            k = low.bit_length() - 1
+            if need == 1:
+                return [k]
+            rest = search(candidates & ~closed[k], need - 1)
+            if rest is not None:
+                return [k, *rest]
+            candidates &= ~low
         return None
 
-    return extend([], 0)
+    try:
+        found = search((1 << len(order)) - 1, size)
+    except TimeoutError:
+        return [], False
+    return (None if found is None else [order[k] for k in found]), True
 
 
 def _board_name(path: Path) -> str:

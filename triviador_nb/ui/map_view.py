@@ -39,6 +39,10 @@ from .styles import MAP_CSS
 GAME_MAP_HEIGHT = "clamp(320px, calc(100vh - 300px), 660px)"
 GAME_MAP_SHARE = "62%"  # of the game's width at most; the side panel takes the rest
 ZERO = [0, 0]  # labels are drawn by CSS around their point (styles.py), so their icons have no size
+# Bounded kernel work on big maps (benchmarks/big_maps.py): laying the names out is about linear in the
+# territories but grows with how crowded they are (0.5 s for 434 on a 725 px board, 15 s for 2,328).
+RELAYOUT_LIMIT = 150  # up to this many territories, names move again around new castles (a base click)
+LAYOUT_LIMIT = 1000  # up to this many, names are laid out when the board is fitted; above, CSS places them
 
 
 def _ring(ring: list) -> list[tuple[float, float]]:
@@ -190,9 +194,9 @@ class MapView:
             self.labels[tid] = self._marker(tid, self._icon(label_html(None, None, 0, FREE)))
             self.names[tid] = self._marker(tid, DivIcon(html=name_html(tid, game_map.board.names[tid]),
                                                         icon_size=ZERO, icon_anchor=ZERO))
-            self.map.add(polygon)
-        for marker in (*self.labels.values(), *self.names.values()):
-            self.map.add(marker)
+        # all layers in one change: Map.add re-sends the whole layer list each time (quadratic: 40 MB for
+        # 434 territories); the order is the same, polygons under the labels and names
+        self.map.layers = (*self.map.layers, *self.polygons.values(), *self.labels.values(), *self.names.values())
 
     def _fit(self, _change: object = None) -> None:
         """Frame the whole map whenever the browser reports a new map size
@@ -207,8 +211,9 @@ class MapView:
 
     def _place_names(self) -> None:
         """Move names off each other and off the castles for the fitted map
-        size (:mod:`.label_layout`); only names whose place changed are sent."""
-        if self._fitted_size is None:
+        size (:mod:`.label_layout`); only names whose place changed are sent.
+        Not on maps of more than :data:`LAYOUT_LIMIT` territories."""
+        if self._fitted_size is None or len(self.polygons) > LAYOUT_LIMIT:
             return
         points = {t: pixel_xy(lat, lon, self.map.zoom) for t, (lat, lon) in self.game_map.labels.items()}
         names = self.game_map.board.names
@@ -290,7 +295,8 @@ class MapView:
         bases = frozenset(t for t, standing in towers.items() if standing is not None)
         if bases != self._bases:
             self._bases = bases
-            self._place_names()
+            if len(self.polygons) <= RELAYOUT_LIMIT:
+                self._place_names()
         for tid, polygon in self.polygons.items():
             colour = owners[tid]
             polygon.fill_color = colour or FREE

@@ -16,7 +16,8 @@ from typing import Sequence
 import ipywidgets as w
 
 from ..engine import RULE_SETS, find_rule_set
-from ..maps import GameMap, MapWarning, builtin_map_path, builtin_map_titles, load_builtin_map
+from ..maps import (HINT_LINK, HINT_MERGE, HINT_NAME_PROPERTY, MERGE_LABEL, GameMap, MapError, MapWarning,
+                    builtin_map_path, builtin_map_titles, load_builtin_map)
 from ..engine import QuestionBank
 from ..banks import resolve_bank
 from ..banks.problems import capped_lines
@@ -60,6 +61,13 @@ class GameSetup:
                               value=map, description="Map", style=style, layout=wide)
         self.map_file = w.Text(value="", description="or map file", style=style, layout=wide,
                                placeholder="your own .geojson (path from notebooks/)")
+        self.name_property = w.Text(value="", description="Name field", style=style, layout=wide,
+                                    placeholder="property naming territories (default: name)")
+        self.links = w.Text(value="", description="Links", style=style, layout=wide,
+                            placeholder="Isle=Coast, A=B (names or ids; ; between links if names have commas)")
+        self.merge = w.Checkbox(value=False, description=MERGE_LABEL, indent=False, layout=wide)
+        self.map_options = w.VBox([self.name_property, self.links, self.merge], layout={"display": "none"})
+        self.map_file.observe(lambda _: self._show_map_options(), "value")
         self.bank = w.Text(value=str(bank), description="Questions", style=style, layout=wide,
                            placeholder="general_knowledge_en, or files: a.csv, b.xlsx, c.gift")
         self.bank.continuous_update = False
@@ -88,8 +96,9 @@ class GameSetup:
         for control in (self.rules, self.categories, self.difficulties):
             control.observe(lambda _: self._say_if_enough(), "value")
         self.new_game.on_click(lambda _: self.start())
-        form = w.VBox([self.rules, self.map, self.map_file, self.bank, self.categories, self.difficulties,
-                       self.enough, self.you, *self.bots, self.pace, self.seed, self.new_game, self.error])
+        form = w.VBox([self.rules, self.map, self.map_file, self.map_options, self.bank, self.categories,
+                       self.difficulties, self.enough, self.you, *self.bots, self.pace, self.seed, self.new_game,
+                       self.error])
         self.widget = w.VBox([w.HBox([form, self.preview_box]), self.game_box])
         self._show_bot_seats()
         self._preview: MapView | None = None
@@ -109,6 +118,31 @@ class GameSetup:
 
     def _repr_mimebundle_(self, **kwargs: object) -> dict:
         return self.widget._repr_mimebundle_(**kwargs)
+
+    def _show_map_options(self) -> None:
+        """The own-map fields show once a map file is typed in."""
+        self.map_options.layout.display = None if self.map_file.value.strip() else "none"
+
+    def _own_map(self, path: str, players: int) -> GameMap:
+        """The teacher's map file, read with the form's name field, links and merge box.
+
+        Raises:
+            MapError: the map or a link is wrong (options named as the form names them), or the
+                file cannot be read.
+        """
+        text = self.links.value.strip()
+        parts = [p for p in re.split(r"[;\n]" if re.search(r"[;\n]", text) else ",", text) if p.strip()]
+        bad = [p.strip() for p in parts if "=" not in p or not all(side.strip() for side in p.split("=", 1))]
+        if bad:
+            raise MapError(f"Links: each link is two territories as A=B, not {', '.join(repr(b) for b in bad)}")
+        links = [tuple(side.strip() for side in p.split("=", 1)) for p in parts]
+        try:
+            return resolve_map(path, players=players, name_property=self.name_property.value.strip() or None,
+                               links=links or None, merge_by_name=self.merge.value)
+        except MapError as error:
+            raise MapError(form_words(str(error)), [form_words(p) for p in error.problems]) from None
+        except OSError as error:
+            raise MapError(f"cannot read the map file {path}: {error.strerror or error}") from None
 
     def _show_bot_seats(self) -> None:
         bots = find_rule_set(self.rules.value).players - 1
@@ -192,7 +226,7 @@ class GameSetup:
         try:
             with warnings.catch_warnings():  # shown under the form instead
                 warnings.simplefilter("ignore", MapWarning)
-                game_map = resolve_map(own_map, players=rules.players) if own_map else self._chosen_builtin_map()
+                game_map = self._own_map(own_map, rules.players) if own_map else self._chosen_builtin_map()
             app = play(rules=rules.name, map=game_map, bank=self.selected_bank(),
                        you=self.you.value.strip() or "Your team",
                        bots=[d.value for d in self.bots[:rules.players - 1]],
@@ -207,6 +241,13 @@ class GameSetup:
         self.error.value = "".join(f'<div class="tnb-note">{escape(warning)}</div>' for warning in game_map.warnings)
         if game_map.source_path != self._previewed.source_path:
             self._show_preview(game_map)
+
+
+def form_words(message: str) -> str:
+    """A map message with each loading option named as the form names it."""
+    return (message.replace(HINT_MERGE, f'tick "{MERGE_LABEL}"')
+            .replace(HINT_NAME_PROPERTY, 'type it in "Name field"')
+            .replace(HINT_LINK, '"Links": A=B, C=D'))
 
 
 PREVIEW_COLOURS = ("#CFE0C3", "#F3D9B1", "#C9D7EA", "#EBC8C8", "#DCD0E8")
