@@ -70,5 +70,10 @@ def test_other_notebooks_are_saved_untouched(tmp_path):
 def test_installing_the_package_enables_the_extension():
     config = Path(sys.prefix) / "etc" / "jupyter" / "jupyter_server_config.d" / "triviador_nb.json"
     assert json.loads(config.read_text()) == {"ServerApp": {"jpserver_extensions": {
-        "triviador_nb.notebook_saving": True}}}
+        "triviador_nb.notebook_saving": True}}, "VoilaConfiguration": {"template": "triviador"}}
+    voila = Path(sys.prefix) / "etc" / "jupyter" / "voila.json"  # the standalone voila command's settings
+    assert json.loads(voila.read_text()) == {"VoilaConfiguration": {"template": "triviador"}}
+    template = Path(sys.prefix) / "share" / "jupyter" / "voila" / "templates" / "triviador"
+    assert sorted(p.name for p in template.rglob("*") if p.is_file()) == ["conf.json", "index.html.j2",
+                                                                         "no-mathjax.js"]
     assert json.loads(config.read_text()) == json.loads((REPO / "jupyter-config" / "triviador_nb.json").read_text())
