@@ -189,7 +189,6 @@ def test_a_flood_is_throttled_then_closed_and_the_game_is_unchanged(host):
     raw = RawClient(host.port)
     welcome = raw.join(room.code, "Mallory")
     table = room.start()
-    record = len(table.game.record)
     message = json.dumps({"v": 1, "type": "intent", "ref": 1, "token": welcome["token"], "state_id": "0:0",
                           "intent": {"kind": "pick", "territory": "HU-PE"}})
     try:
@@ -203,7 +202,8 @@ def test_a_flood_is_throttled_then_closed_and_the_game_is_unchanged(host):
     assert closed.value.rcvd.code == 1008
     assert any(m.get("code") == "slow_down" for m in raw.received)
     assert wait_until(lambda: any(e.code == "flood" for e in host.log))
-    assert len(table.game.record) == record
+    # the bots play on meanwhile (faster than the flood on a busy machine); Mallory's picks never got in
+    assert [str(a) for a in table.game.actions if str(a).startswith("pick p1")] == []
 
 
 def test_failed_joins_are_rate_limited_even_with_the_right_code(host):
