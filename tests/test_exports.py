@@ -63,3 +63,15 @@ def test_a_report_table_is_safe_through_pandas_own_writers(tmp_path):
 def test_another_suffix_is_refused_with_the_file_name(tmp_path):
     with pytest.raises(ValueError, match=r"^r.json: write a report as .csv or .xlsx, not '.json'$"):
         write_table(hostile_table(), tmp_path / "r.json")
+
+
+def test_row_labels_and_repeated_column_names_are_made_inert_too(tmp_path):
+    """Review: set_index("player") left a live formula in the row labels."""
+    table = SafeTable({"player": ["=1+1", "@SUM(1)", "B"], "score": [1, 2, 3]}).set_index("player")
+    table.to_excel(tmp_path / "r.xlsx")
+    sheet = openpyxl.load_workbook(tmp_path / "r.xlsx").active
+    assert [c.data_type for row in sheet.iter_rows() for c in row if c.data_type == "f"] == []
+    assert [sheet.cell(row=r, column=1).value for r in (2, 3, 4)] == ["'=1+1", "'@SUM(1)", "B"]
+    assert table.to_csv().splitlines()[1] == "'=1+1,1"
+    twice = SafeTable([["=x", "=y"]], columns=["a", "a"])
+    assert twice.to_csv(index=False).splitlines() == ["a,a", "'=x,'=y"]

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from fixture_data import grid_board, synthetic_bank
 from helpers import snapshot
@@ -147,13 +149,102 @@ def test_a_new_journal_never_overwrites_a_file(tmp_path):
     assert path.read_text(encoding="utf-8") == "keep me"
 
 
-def test_a_journal_that_cannot_be_written_says_so_and_the_game_goes_on(tmp_path):
+def test_a_journal_that_cannot_be_written_says_so_and_the_game_goes_on(tmp_path, monkeypatch):
     table, clock = bot_table(RULE_SETS[0])
     journal = Journal(tmp_path / "lesson.journal", table, SETUP)
-    journal._file.close()
-    journal._file = open(tmp_path / "lesson.journal", "r", encoding="utf-8")  # a file it can no longer write
+    fsync_failing(monkeypatch, times=10**6)  # the disk is full for good
     table.start()
     for _ in range(40):
         clock.advance(0.25)
-    assert journal.problem.startswith(f"the game could not be saved to {tmp_path / 'lesson.journal'}: ")
+    assert journal.problem == (f"the game could not be saved to {tmp_path / 'lesson.journal'}: "
+                               "[Errno 28] No space left on device")
     assert len(table.game.record) > 3
+
+
+def test_a_failed_write_leaves_no_hole_the_next_write_puts_the_whole_record(tmp_path, monkeypatch):
+    """Review: entries that could not be written were never written later."""
+    table, clock = bot_table(RULE_SETS[0])
+    path = tmp_path / "lesson.journal"
+    journal = Journal(path, table, SETUP)
+    table.start()
+    fsync_failing(monkeypatch, times=1)
+    for _ in range(40):
+        clock.advance(0.25)
+    assert journal.problem == ""  # failed once, then the next write caught up
+    (game,), contents = resumed(path)
+    assert contents.problems == [] and game.to_dict() == table.game.to_dict()
+
+
+def fsync_failing(monkeypatch, times: int) -> None:
+    """os.fsync raises "No space left on device" ``times`` times (a full disk), then works."""
+    import os
+    real, left = os.fsync, [times]
+
+    def fsync(fd):
+        if left[0]:
+            left[0] -= 1
+            raise OSError(28, "No space left on device")
+        return real(fd)
+    monkeypatch.setattr("triviador_nb.classroom.journal.os.fsync", fsync)
+
+
+JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                                    max_size=3), max_leaves=8)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(line=st.integers(0, 6), key=st.sampled_from(["setup", "map", "bank", "journal", "game", "entry", "record",
+                                                   "seed", "names", "bases", "rules", "burned", "humans"]),
+       value=JSONISH)
+def test_a_forged_journal_is_refused_with_a_journal_error_only(tmp_path, line, key, value):
+    """Review: forged headers and lines raised KeyError, TypeError, RecursionError."""
+    source = tmp_path / "good.journal"
+    if not source.exists():
+        table, clock = bot_table(RULE_SETS[0])
+        Journal(source, table, {"screen": "play", "map": "grid", "bank": "synthetic", "rules": "conquiztador",
+                                "humans": [], "teams": False, "bots": ["easy", "medium", "hard"], "pace": 1.0})
+        table.start()
+        clock.advance(3.0)
+    lines = [json.loads(x) for x in source.read_text(encoding="utf-8").splitlines()]
+    target = lines[min(line, len(lines) - 1)]
+    if "game" in target and key in ("seed", "names", "bases", "rules", "burned"):
+        target["game"][key] = value
+    elif line == 0 and key == "humans":
+        target["setup"]["humans"] = value
+    else:
+        target[key] = value
+    forged = tmp_path / "forged.journal"
+    forged.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    try:
+        contents = read_journal(forged)
+        rebuild_games(contents, grid_board(), synthetic_bank(guesses=30, choices=30))
+    except JournalError:
+        pass
+
+
+@pytest.mark.parametrize("setup", [None, [], {"screen": "play"}, {"screen": "room"},
+                                   {"screen": "play", "rules": "duel", "humans": 5, "bots": [], "teams": 1}])
+def test_resume_refuses_a_damaged_setup_with_a_journal_error(tmp_path, setup):
+    from triviador_nb.ui import play, resume
+    path = tmp_path / "lesson.journal"
+    app = play(seed=3, journal=path, clock=ManualClock())
+    app.close()
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["setup"] = setup
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    with pytest.raises(JournalError):
+        resume(path, clock=ManualClock())
+
+
+def test_a_line_nested_too_deep_to_read_is_a_damaged_line(tmp_path):
+    table, clock = bot_table(RULE_SETS[0])
+    path = tmp_path / "lesson.journal"
+    Journal(path, table, SETUP)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write("[" * 200_000 + "\n")
+    (game,), contents = resumed(path)
+    assert contents.problems == ["lesson.journal, line 4: cut off or damaged (the kernel may have stopped while "
+                                 "writing it); it was skipped; everything before it is kept"]
+    assert game.to_dict() == table.game.to_dict()

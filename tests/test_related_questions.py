@@ -227,6 +227,8 @@ def test_when_only_related_questions_are_left_the_game_says_so():
     warning = [e for e in game.events if e.kind == "warning"]
     assert warning and warning[0].code == "warning.related_question"
     assert "belongs with one asked already" in event_text(warning[0], Names.of_game(game))
+    again = Game.replay(CONQUIZTADOR, grid_board(), bank, 1, [str(e) for e in game.record])  # a journal, an undo
+    assert again.events == game.events  # the replay says so too (the review found it silent)
 
 
 def test_one_fact_key_on_ten_thousand_questions_is_kept_as_one_key_not_as_pairs():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import openpyxl
+import pytest
 from fixture_data import grid_board, synthetic_bank
 from helpers import answer_all
 from triviador_nb.engine import CONQUIZTADOR, Game, GuessAnswer
@@ -156,3 +157,15 @@ def test_the_app_gives_the_full_report_of_its_games(tmp_path):
     assert report.players["score"].tolist() == app.game.scores()
     assert len(report.answers) == sum(len(e.data["answers"]) for e in app.game.events if e.kind == "answers")
     assert [p.name for p in report.export(tmp_path / "lesson")][0] == "lesson.xlsx"
+
+
+def test_players_with_the_same_name_get_their_seat_in_the_score_columns(tmp_path):
+    """Review: duplicate names (or a player called "event") broke the export."""
+    game = play_bot_game(CONQUIZTADOR, grid_board(), synthetic_bank(guesses=5, choices=5), 1)
+    for player, name in zip(game.players, ["Foxes", "Foxes", "event"]):
+        player.name = name
+    assert list(scores_table(game).columns) == ["event", "question", "Foxes (1)", "Foxes (2)", "event (3)"]
+    written = Report([game]).export(tmp_path / "lesson")
+    assert len(written) == 5
+    with pytest.raises(ValueError, match="^there is no game to chart"):
+        Report([]).score_chart()

@@ -168,7 +168,7 @@ def test_a_correction_replaces_the_teams_answer_while_the_question_is_open():
     assert ack.accepted and table.game.question.answers[0] == GuessAnswer(0, 1848, 2000)
     assert [str(a) for a in table.game.actions] == ["answer p1 1848 2000ms"]
     assert table.time_left() == pytest.approx(8.0)  # the question's timer runs on
-    assert written == ["entries", "replace", "entries"]
+    assert written == ["entries", "replace"]  # the correction rewrites the record, new answer included
 
 
 def test_entries_for_a_bot_or_with_no_question_are_refused():
@@ -336,3 +336,63 @@ def test_a_territory_is_chosen_by_typing_its_name():
     assert app.by_name.options == tuple(sorted(names[t] for t in choices))
     app.by_name.value = names[choices[0]]
     assert app.game.territories[choices[0]].base_of == 0 and app.by_name.value == ""
+
+
+def test_a_correction_finds_the_open_questions_answer_even_when_an_earlier_one_reads_the_same():
+    """Review: the same untimed answer to an earlier question was taken for the open one's."""
+    from triviador_nb.classroom import ManualClock, Table
+    game = standard_game()
+    table = Table(game, {}, ManualClock())
+    table.start()
+    for _ in range(2):  # two battles: both seats answer B untimed each time
+        if table.game.stage == "attack":
+            table.submit(table.game.attacker, next(a for a in table.game.legal_actions() if isinstance(a, Attack)))
+        for seat in table.game.question.waiting_for:
+            assert table.enter_answer(seat, 1, timed=False).accepted
+        table.clock.advance(5.0)
+    if table.game.stage == "attack":
+        table.submit(table.game.attacker, next(a for a in table.game.legal_actions() if isinstance(a, Attack)))
+    seat = table.game.question.players[0]
+    assert table.enter_answer(seat, 1, timed=False).accepted
+    ack = table.enter_answer(seat, 2, timed=False)
+    assert ack.accepted and table.game.question.answers[seat].option == 2
+
+
+def test_a_refused_correction_keeps_the_earlier_answer():
+    table, clock, written = two_team_table()
+    table.start()
+    table.enter_answer(0, 1700)
+    ack = table.enter_answer(0, -5)
+    assert ack.status == "rejected" and ack.code == "invalid_answer"
+    assert table.game.question.answers[0].value == 1700 and written == ["entries"]
+
+
+def test_undo_after_the_reveal_gives_back_the_time_the_question_had_left():
+    table, clock, _ = two_team_table()
+    table.start()
+    clock.advance(8.0)
+    table.enter_answer(0, 5)
+    for _ in range(30):  # the bot answers by the limit; then the result is on screen
+        if table.paused:
+            break
+        table.enter_answer(1, 6) if 1 in table.game.question.waiting_for else None
+        clock.advance(0.1)
+    assert table.paused
+    table.undo()
+    assert table.game.question is not None and len(table.game.question.waiting_for) == 1
+    assert 0 < table.time_left() < 2.1  # what it had left (about 1.9 s), not a fresh 10 s after the reveal
+
+
+def test_an_intent_from_before_an_undo_is_stale_even_where_the_record_length_repeats():
+    table, clock, _ = two_team_table()
+    table.start()
+    before = table.state_id
+    table.enter_answer(0, 5)
+    table.undo()
+    assert table.state_id != before and table.state_id.startswith("1.1:")
+    assert table.submit(1, GuessAnswer(1, 5), before).status == "stale"
+
+
+def test_no_team_answer_before_start():
+    table, clock, _ = two_team_table()
+    assert table.enter_answer(0, 1848).code == "not_started"

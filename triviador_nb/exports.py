@@ -54,13 +54,19 @@ def inert_row(values: Iterable[Any]) -> list[Any]:
 
 
 def inert_table(table: pd.DataFrame) -> pd.DataFrame:
-    """A copy of ``table`` with :func:`inert` applied to every text cell and
-    to the column names; number columns are not touched."""
+    """A copy of ``table`` with :func:`inert` applied to every text cell, the
+    column names and the row labels (the index); numbers are not touched."""
     out = table.copy()
-    for column in out.columns:
-        if out[column].dtype == object or pd.api.types.is_string_dtype(out[column]):
-            out[column] = out[column].map(inert)
+    for position in range(out.shape[1]):  # by position: column names may repeat
+        column = out.iloc[:, position]
+        if column.dtype == object or pd.api.types.is_string_dtype(column):
+            out.isetitem(position, column.map(inert))
     out.columns = [inert(c) for c in out.columns]
+    if isinstance(out.index, pd.MultiIndex):  # row labels are written as cells too
+        out.index = pd.MultiIndex.from_tuples([tuple(inert(v) for v in key) for key in out.index],
+                                              names=[inert(n) for n in out.index.names])
+    else:
+        out.index = pd.Index([inert(v) for v in out.index], name=inert(out.index.name))
     return out
 
 

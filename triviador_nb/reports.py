@@ -178,10 +178,18 @@ def scores_table(game: Game) -> SafeTable:
     revealed = [0] * (len(game.events) + 1)
     for e in game.events:
         revealed[e.index + 1] = revealed[e.index] + (e.kind == "answers")
-    names = [p.name for p in game.players]
+    names = player_columns(game)
     rows = [{"event": index, "question": revealed[index + 1], **dict(zip(names, scores))}
             for index, scores in game.score_history()]
     return SafeTable(rows, columns=["event", "question", *names])
+
+
+def player_columns(game: Game) -> list[str]:
+    """A column name per seat: the player's name, with the seat number after
+    it where two players share a name or a name is ``event`` or ``question``."""
+    names = [p.name for p in game.players]
+    return [f"{name} ({seat + 1})" if names.count(name) > 1 or name in ("event", "question") else name
+            for seat, name in enumerate(names)]
 
 
 def score_chart(game: Game) -> Figure:
@@ -190,9 +198,8 @@ def score_chart(game: Game) -> Figure:
     table = scores_table(game).drop_duplicates("question", keep="last")
     figure = Figure(figsize=(7, 3.6), layout="constrained")
     axes = figure.subplots()
-    for player, style in zip(game.players, ["-", "--", ":", "-."] * 3):
-        axes.step(table["question"], table[player.name], where="post", label=player.name, linewidth=2.2,
-                  linestyle=style)
+    for column, style in zip(player_columns(game), ["-", "--", ":", "-."] * 3):
+        axes.step(table["question"], table[column], where="post", label=column, linewidth=2.2, linestyle=style)
     axes.set_xlabel("questions revealed")
     axes.set_ylabel("score")
     axes.set_title("Score over the game")
@@ -253,7 +260,13 @@ class Report:
         self.players = players_table(self.games)
 
     def score_chart(self, game: int = -1) -> Figure:
-        """:func:`score_chart` of one game (the last by default)."""
+        """:func:`score_chart` of one game (the last by default).
+
+        Raises:
+            ValueError: the report has no game.
+        """
+        if not self.games:
+            raise ValueError("there is no game to chart: the report was made from no games")
         return score_chart(self.games[game])
 
     def hardest_chart(self, top: int = 8) -> Figure:

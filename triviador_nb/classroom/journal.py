@@ -116,6 +116,7 @@ class Journal:
     def __init__(self, path: str | Path, table: Any, setup: dict, resumed: "JournalContents | None" = None):
         self.path = Path(path)
         self.problem = ""
+        self._stopped = False
         self._written = len(table.game.record)
         if resumed is not None:
             with self.path.open("r+b") as handle:
@@ -130,38 +131,72 @@ class Journal:
                           "bank": {"fingerprint": bank_fingerprint(game.bank)}}])
             for earlier in table.games:
                 self._write_game(earlier)
+            if self.problem:
+                raise OSError(self.problem)
         table.on_record(self._record_changed)
+
+    def _reopen(self, size: int | None) -> None:
+        """After a failed write: drop what is buffered, cut the file back to
+        ``size`` bytes, and open it again for the next write."""
+        try:
+            self._file.close()
+        except (OSError, ValueError):
+            pass  # the buffer that could not be written is dropped with it
+        try:
+            if size is not None:
+                os.truncate(self.path, size)
+            self._file = self.path.open("a", encoding="utf-8")
+        except OSError:
+            pass  # stays closed: every later write says so
 
     def close(self) -> None:
         """Stop writing (the file stays)."""
+        self._stopped = True
         if not self._file.closed:
             self._file.close()
 
     def _record_changed(self, what: str, game: Game) -> None:
         if what == "game":
-            self._write_game(game)
-        elif what == "replace":
-            self._write([{"record": [str(e) for e in game.record], "burned": sorted(game.burned)}])
+            lines = self._game_lines(game)
+        elif what == "replace" or self.problem:  # after a failed write: the whole record again, nothing lost
+            lines = [{"record": [str(e) for e in game.record], "burned": sorted(game.burned)}]
         else:
-            self._write([{"entry": str(e)} for e in game.record[self._written:]])
-        self._written = len(game.record)
+            lines = [{"entry": str(e)} for e in game.record[self._written:]]
+        if self._write(lines):
+            self._written = len(game.record)
 
-    def _write_game(self, game: Game) -> None:
+    def _game_lines(self, game: Game) -> list[dict]:
         header = game.to_dict()
         record = header.pop("record")
-        self._write([{"game": header}, *({"entry": line} for line in record)])
-        self._written = len(record)
+        return [{"game": header}, *({"entry": line} for line in record)]
 
-    def _write(self, lines: list[dict]) -> None:
-        if not lines or self._file.closed:
-            return
+    def _write_game(self, game: Game) -> None:
+        if self._write(self._game_lines(game)):
+            self._written = len(game.record)
+
+    def _write(self, lines: list[dict]) -> bool:
+        """Append ``lines`` and flush them to disk; False (and :attr:`problem`
+        set) when that failed, with the file cut back to where it was, so a
+        half-written line never stands before the next good one."""
+        if not lines or self._stopped:
+            return True
+        if self._file.closed:
+            self._reopen(None)
+            if self._file.closed:
+                self.problem = self.problem or f"the game could not be saved to {self.path}: it cannot be opened"
+                return False
+        start = None
         try:
+            start = self.path.stat().st_size  # journals only grow at the end
             self._file.write("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
             self._file.flush()
             os.fsync(self._file.fileno())
-            self.problem = ""
         except (OSError, ValueError) as error:  # never stop the class's game for a journal
             self.problem = f"the game could not be saved to {self.path}: {error}"
+            self._reopen(start)
+            return False
+        self.problem = ""
+        return True
 
 
 @dataclass
@@ -199,10 +234,15 @@ def read_journal(path: str | Path) -> JournalContents:
     lines = data.split(b"\n")
     try:
         header = json.loads(lines[0])
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         header = None
     if not isinstance(header, dict) or "journal" not in header:
         raise JournalError(f"{path.name} is not a triviador_nb journal (its first line is not a journal header)")
+    if not (isinstance(header.get("setup"), dict) and isinstance(header.get("map"), dict)
+            and isinstance(header["map"].get("fingerprint"), str) and isinstance(header["map"].get("name"), str)
+            and isinstance(header.get("bank"), dict) and isinstance(header["bank"].get("fingerprint"), str)):
+        raise JournalError(f"{path.name}: its header is damaged (the setup, map or bank is missing), so the game "
+                           "cannot be rebuilt from it")
     if header["journal"] != JOURNAL_FORMAT or header.get("triviador_nb") != __version__:
         raise JournalError(f"{path.name} was written by triviador_nb {header.get('triviador_nb')!r}; this is "
                            f"{__version__}, which cannot replay it exactly: resume it with that version")
@@ -233,7 +273,7 @@ def _journal_line(raw: bytes) -> dict | None:
     """One journal line after the header, or None when it is not one."""
     try:
         line = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
     if not isinstance(line, dict) or len(line) not in (1, 2):
         return None
@@ -268,6 +308,7 @@ def rebuild_games(contents: JournalContents, board: Board, bank: QuestionBank) -
     for number, data in enumerate(contents.games, start=1):
         try:
             games.append(Game.from_dict(data, board, bank))
-        except ValueError as error:
-            raise JournalError(f"game {number} of the journal does not replay: {error}") from None
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:  # a damaged or forged line
+            reason = f"{type(error).__name__} {error}" if not isinstance(error, ValueError) else str(error)
+            raise JournalError(f"game {number} of the journal does not replay: {reason}") from None
     return games

@@ -158,6 +158,8 @@ class Table:
         self._listeners: list[Callable[[list[Event]], None]] = []
         self._record_listeners: list[RecordListener] = []
         self._game_no = len(self.games)
+        self._rewrites = 0  # undos and corrections in this game (part of the state id)
+        self._spent: dict[tuple[str, str], float] = {}  # (prompt, question) -> seconds it had run when left
 
     @property
     def humans(self) -> tuple[int, ...]:
@@ -180,8 +182,13 @@ class Table:
 
     @property
     def state_id(self) -> str:
-        """The state id intents quote now: ``"<game number>:<prompt>"``."""
-        return f"{self._game_no}:{prompt_id(self.game)}"
+        """The state id intents quote now: ``"<game number>:<prompt>"``, and
+        after the teacher rewrote the record (an undo, a correction)
+        ``"<game number>.<rewrites>:<prompt>"``, so an intent quoting a moment
+        from before the rewrite is stale even where the record's length
+        repeats."""
+        epoch = f".{self._rewrites}" if self._rewrites else ""
+        return f"{self._game_no}{epoch}:{prompt_id(self.game)}"
 
     def time_left(self) -> float:
         """Seconds left on the open prompt's timer (its full limit before Start)."""
@@ -293,6 +300,7 @@ class Table:
             self.game, self.bots = game, dict(bots)
             self.games.append(game)
             self._game_no += 1
+            self._rewrites, self._spent = 0, {}
             self._tell_record("game", game)
             self._deadline, self._deadline_for, self._plans = None, "", {}
             self.paused = self.held = False
@@ -368,9 +376,9 @@ class Table:
 
     def undo(self) -> Ack:
         """Take back the last action (:meth:`~triviador_nb.engine.Game.undone`);
-        an undone answer leaves its question open with the time it had left,
-        anything else gives the prompt it brings back a fresh timer. Works
-        while the game is held; the game stays held."""
+        the prompt it brings back (a question, a pick, an attack) has the time
+        it had left when the action was made, and answers to it are timed on
+        from there. Works while the game is held; the game stays held."""
         with self._lock:
             if self.stopped:
                 return Ack("rejected", "stopped", "this game has been closed")
@@ -396,33 +404,50 @@ class Table:
                 answer).
 
         Returns:
-            An :class:`Ack`; works while the game is held.
+            An :class:`Ack`; works while the game is held, not before Start. A
+            correction that is refused leaves the earlier answer as it was.
         """
         with self._lock:
             asked = self.game.question
+            if not self.started:
+                return Ack("rejected", "not_started", "Press Start to begin the game.")
             if self.stopped or asked is None or self.paused:
                 return Ack("rejected", "no_question", "there is no open question to answer")
             if type(seat) is not int or seat not in asked.players:
                 return Ack("rejected", "not_your_seat", f"{_short(seat)} is not asked this question")
             if seat in self.bots:
                 return Ack("rejected", "not_your_seat", "a bot plays this seat")
-            if seat not in asked.waiting_for:  # a correction: the earlier answer is taken out of the record
-                keep = [e for e in self.game.record if not (self._answers_open(e) and e.player == seat)]
-                self._replace_game(Game.replay(self.game.rules, self.game.board, self.game.bank, self.game.seed,
-                                               keep, names=[p.name for p in self.game.players],
-                                               bases=self.game._given_bases, asked_before=self.game.asked_before,
-                                               burned=self.game.burned), keep_deadline=True)
-                self._tell_record("replace", self.game)
             ms = self._stamp() if timed and given is not None else None
             action = GuessAnswer(seat, given, ms) if asked.is_guess else ChoiceAnswer(seat, given, ms)
-            return self._apply(action, ms)
+            if seat in asked.waiting_for:
+                return self._apply(action, ms)
+            return self._correct(action, ms)
 
-    def _answers_open(self, entry: object) -> bool:
-        """``entry`` is an answer to the open question (it stands after its draw)."""
-        draw_at = int(prompt_id(self.game))
-        return isinstance(entry, (GuessAnswer, ChoiceAnswer)) and self.game.record.index(entry) > draw_at
+    def _correct(self, action: GuessAnswer | ChoiceAnswer, ms: int | None) -> Ack:
+        """Replace the seat's answer to the open question (it stands after the
+        question's draw in the record) by ``action``; nothing changes when the
+        new answer is refused."""
+        game = self.game
+        draw_at = int(prompt_id(game))
+        keep = [e for i, e in enumerate(game.record)
+                if not (i > draw_at and isinstance(e, (GuessAnswer, ChoiceAnswer)) and e.player == action.player)]
+        candidate = Game.replay(game.rules, game.board, game.bank, game.seed, keep,
+                                names=[p.name for p in game.players], bases=game._given_bases,
+                                asked_before=game.asked_before, burned=game.burned)
+        try:
+            events = candidate.apply(action)
+        except IllegalActionError as error:  # the earlier answer stays
+            return Ack("rejected", error.code, error.reason)
+        self._replace_game(candidate, keep_deadline=True)
+        self._tell_record("replace", candidate)
+        self._after(events)
+        return Ack("accepted", "ok", "", ms)
 
     def _replace_game(self, game: Game, keep_deadline: bool = False) -> None:
+        sid = self.state_id
+        self._rewrites += 1
+        if keep_deadline:  # the same prompt goes on: its deadline is the new state id's
+            self._deadline_for = self.state_id if self._deadline_for == sid else self._deadline_for
         self.game = self.games[-1] = game
         self.paused = False
         self._cancel_timers()
@@ -501,7 +526,16 @@ class Table:
             elapsed = deadline.limit_s  # in the extra time: at the limit; after it, late as ever
         return round(elapsed * 1000)
 
+    def _moment(self) -> tuple[str, str]:
+        """The prompt as the record places it, and what it asks (the question's
+        id or the stage): the same after an undo brings it back."""
+        game = self.game
+        return (f"{self._game_no}:{prompt_id(game)}",
+                game.question.question.id if game.question is not None else game.stage)
+
     def _apply(self, action: Action, ms: int | None) -> Ack:
+        if self._deadline is not None and self._deadline_for == self.state_id:
+            self._spent[self._moment()] = self._deadline.elapsed(self.clock.now())  # for an undo that comes back
         try:
             events = self.game.apply(action)
         except AnswerTooLateError as error:
@@ -541,7 +575,8 @@ class Table:
             return
         now, sid = self.clock.now(), self.state_id
         if self._deadline is None or self._deadline_for != sid:
-            self._deadline, self._deadline_for, self._plans = Deadline(now, game.time_limit_s()), sid, {}
+            spent = self._spent.get(self._moment(), 0.0)  # a prompt an undo brought back keeps the time it had left
+            self._deadline, self._deadline_for, self._plans = Deadline(now - spent, game.time_limit_s()), sid, {}
             if self._extra_next:
                 self._deadline.extend(self._extra_next)
                 self._extra_next = 0.0

@@ -653,6 +653,8 @@ class Game:
         if self._outcomes:
             draw = self._outcomes.pop(0)
             question = self._recorded_question(draw, choice)
+            if self._avoid(question):  # the original draw had only related questions left: it said so
+                self._log("warning", "warning.related_question", kind=question.kind, question=question.id)
             reshuffled = deck.take(question)
             order = list(draw.order)
             if choice:  # the options' stream moves on as if it had drawn, so later draws match the original

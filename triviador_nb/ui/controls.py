@@ -120,7 +120,7 @@ class TeacherControls:
         self.pause_button.description = "Resume" if table.held else "Pause"
         self.pause_button.icon = "play" if table.held else "pause"
         self.pause_button.disabled = not table.started or game.is_over
-        asking = game.question is not None and not table.paused
+        asking = table.started and game.question is not None and not table.paused
         self.skip_button.disabled = not asking
         self.end_button.disabled = game.is_over
         self.undo_button.disabled = not any(not isinstance(e, Draw) for e in game.record)

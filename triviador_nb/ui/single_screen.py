@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 from ..banks import resolve_bank
 from ..bots import Bot
-from ..classroom import Clock, read_journal, rebuild_games
+from ..classroom import Clock, JournalError, read_journal, rebuild_games
 from ..classroom.journal import named_as, needed, new_journal_path
 from ..engine import Game, find_rule_set
 from ..maps import GameMap, resolve_map
@@ -55,6 +55,8 @@ def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledg
     """
     rule_set = find_rule_set(rules)
     names = list(teams) if teams is not None else ([you] if you is not None else [])
+    if len({n.casefold() for n in names}) != len(names):
+        raise ValueError(f"the teams need names that differ: {', '.join(names)}")
     if teams is not None and not 2 <= len(names) <= rule_set.players:
         raise ValueError(f"{rule_set.title} is for {rule_set.players} players: give 2 to {rule_set.players} "
                          f"team names, not {len(names)}")
@@ -104,8 +106,17 @@ def resume(path: str | Path | Sequence[str | Path], map: str | Path | GameMap | 
     setup = contents.header["setup"]
     if setup.get("screen") == "room":
         return resume_rooms([path], map=map, bank=bank)
-    rule_set = find_rule_set(setup["rules"])
-    game_map = resolve_map(map if map is not None else needed(setup["map"], "map"), players=rule_set.players)
+    try:
+        rule_set = find_rule_set(setup["rules"])
+        players = rule_set.players
+        humans, bots = list(setup["humans"]), list(setup["bots"])
+        if len(humans) + len(bots) != players or not all(isinstance(n, str) for n in humans) \
+                or not isinstance(setup["teams"], bool) or not isinstance(setup["pace"], (int, float)):
+            raise TypeError("the seats do not add up")
+    except (KeyError, TypeError, ValueError) as error:
+        raise JournalError(f"{Path(path).name}: its setup is damaged ({type(error).__name__} {error}), so the "
+                           "screen cannot be rebuilt from it") from None
+    game_map = resolve_map(map if map is not None else needed(setup["map"], "map"), players=players)
     question_bank = resolve_bank(bank if bank is not None else needed(setup["bank"], "bank"))
     games = rebuild_games(contents, game_map.board, question_bank)
     app = _app(setup, game_map, question_bank, clock, games, games[-1].seed)

@@ -336,7 +336,11 @@ def resume_rooms(paths: Sequence[str | Path], map: Any = None, bank: Any = None)
     """
     contents = [read_journal(p) for p in paths]
     setups = [c.header["setup"] for c in contents]
-    if len({codes.port_of(s["code"]) for s in setups}) != 1:
+    try:
+        ports = {codes.port_of(s["code"]) for s in setups}
+    except (KeyError, TypeError, ValueError) as error:
+        raise JournalError(f"a room journal's setup is damaged ({type(error).__name__} {error})") from None
+    if len(ports) != 1:
         raise JournalError("these journals are of rooms of different hosts: resume each host's rooms together")
     first = setups[0]
     room_host = RoomHost(first.get("address", "127.0.0.1"), codes.port_of(first["code"]))
@@ -347,6 +351,9 @@ def resume_rooms(paths: Sequence[str | Path], map: Any = None, bank: Any = None)
             game_map = resolve_map(map if map is not None else _given(setup["map"], "map"), players=rule_set.players)
             question_bank = resolve_bank(bank if bank is not None else _given(setup["bank"], "bank"))
             rooms.append(room_host.resume_room(content, path, game_map, question_bank))
+    except (KeyError, TypeError, AttributeError) as error:  # a damaged or forged setup
+        room_host.close()
+        raise JournalError(f"a room journal's setup is damaged ({type(error).__name__} {error})") from None
     except BaseException:
         room_host.close()
         raise
