@@ -396,3 +396,19 @@ def test_an_intent_from_before_an_undo_is_stale_even_where_the_record_length_rep
 def test_no_team_answer_before_start():
     table, clock, _ = two_team_table()
     assert table.enter_answer(0, 1848).code == "not_started"
+
+
+def test_every_owned_territory_carries_its_owners_number_as_well_as_its_colour():
+    """Issue 12 part 7: a second cue that needs no colour, the same number as on the scoreboard."""
+    from triviador_nb.classroom import ManualClock
+    from triviador_nb.ui import play
+    app = play(seed=3, clock=ManualClock(), journal=False)
+    icons_before = len(app.map_view._icons)
+    for territory, state in app.game.territories.items():
+        html = app.map_view.labels[territory].icon.html
+        if state.owner is None:
+            assert "tnb-mark" not in html
+        else:
+            assert f'aria-label="player {state.owner + 1}">{state.owner + 1}</span>' in html
+    assert len(app.map_view._icons) == icons_before  # preloaded: a change only re-points a marker
+    assert '<span class="tnb-swatch" style="background:#CC3311">1</span>' in app.scoreboard.value

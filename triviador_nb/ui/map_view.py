@@ -116,14 +116,18 @@ def castle_svg(standing: int, total: int, colour: str) -> str:
             + "".join(parts) + "</svg>")
 
 
-def label_html(value: int | None, towers: int | None, total_towers: int, colour: str) -> str:
+def label_html(value: int | None, towers: int | None, total_towers: int, colour: str, mark: str = "") -> str:
     """HTML of a territory's changing label: castle (for bases) and value,
-    drawn above the label point.
+    drawn above the label point; ``mark`` (the owner's seat number, the
+    number on the scoreboard) beside the value is a cue that does not need
+    colour (issue 12: accessibility).
 
     It names no territory, so territories in the same state share one icon.
     """
     castle = castle_svg(towers, total_towers, colour) if towers is not None else ""
-    points = f'<div class="tnb-value">{value}</div>' if value else ""
+    owner = (f'<span class="tnb-mark" style="border-color:{colour}" aria-label="player {escape(mark)}">'
+             f'{escape(mark)}</span>') if mark else ""
+    points = f'<div class="tnb-value">{owner}{value}</div>' if value else ""
     return f'<div class="tnb-label tnb-points">{castle}{points}</div>'
 
 
@@ -268,19 +272,22 @@ class MapView:
         each change during play only re-points a marker (~100 bytes).
 
         Args:
-            colours: the players' hex colours.
+            colours: the players' hex colours, in seat order (seat 1 first:
+                the labels carry the seat's number too).
             values: territory values that occur (e.g. 200 and 400).
             base_value: a base's value (1000), shown with 0..``total_towers`` towers.
         """
-        for colour in colours:
+        for seat, colour in enumerate(colours):
+            mark = str(seat + 1)
             for value in values:
-                self._icon(label_html(value, None, total_towers, colour))
+                self._icon(label_html(value, None, total_towers, colour, mark))
             for standing in range(total_towers + 1):
-                self._icon(label_html(base_value, standing, total_towers, colour))
+                self._icon(label_html(base_value, standing, total_towers, colour, mark))
 
     def show(self, owners: Mapping[str, str | None], values: Mapping[str, int],
              towers: Mapping[str, int | None], total_towers: int,
-             choosable: Iterable[str] = (), contested: str | None = None) -> None:
+             choosable: Iterable[str] = (), contested: str | None = None,
+             marks: Mapping[str, str] | None = None) -> None:
         """Colour and label every territory; only what changed reaches the browser.
 
         Args:
@@ -290,6 +297,8 @@ class MapView:
             total_towers: towers of a full castle (3).
             choosable: territories the player may click now (outlined).
             contested: the territory under attack (thick dashed outline).
+            marks: territory id -> its owner's seat number ("1"...), shown
+                beside the value as a cue that needs no colour.
         """
         choosable = set(choosable)
         bases = frozenset(t for t, standing in towers.items() if standing is not None)
@@ -306,6 +315,7 @@ class MapView:
                 polygon.color, polygon.weight, polygon.dash_array = HIGHLIGHT, 4, ""
             else:  # "": ipyleaflet drops a None, and the dashes of an earlier attack would stay
                 polygon.color, polygon.weight, polygon.dash_array = BORDER, 1, ""
-            icon = self._icon(label_html(values[tid], towers[tid], total_towers, colour or "#bbbbbb"))
+            icon = self._icon(label_html(values[tid], towers[tid], total_towers, colour or "#bbbbbb",
+                                         (marks or {}).get(tid, "")))
             if self.labels[tid].icon is not icon:
                 self.labels[tid].icon = icon

@@ -20,8 +20,10 @@ from .palette import seat_colour
 LETTERS = "ABCD"
 
 
-def swatch(colour: str) -> str:
-    return f'<span class="tnb-swatch" style="background:{colour}"></span>'
+def swatch(colour: str, mark: str = "") -> str:
+    """A player's colour, with their seat number on it (the map's labels
+    carry the same number: a cue that needs no colour)."""
+    return f'<span class="tnb-swatch" style="background:{colour}">{escape(mark)}</span>'
 
 
 def scoreboard_html(view: View, roles: Mapping[int, str]) -> str:
@@ -42,7 +44,7 @@ def scoreboard_html(view: View, roles: Mapping[int, str]) -> str:
         owned = p.territories
         status = "out of the game" if not p.in_game else f"{owned} {'territory' if owned == 1 else 'territories'}"
         rows.append(
-            f'<tr class="{" ".join(classes)}"><td>{swatch(colour)}</td>'
+            f'<tr class="{" ".join(classes)}"><td>{swatch(colour, str(p.seat + 1))}</td>'
             f'<td><b>{escape(p.name)}</b><div class="tnb-role">{escape(roles.get(p.seat, ""))} · {status}</div></td>'
             f'<td class="tnb-castle">{castle}</td><td class="tnb-score">{p.score}</td></tr>')
     return f'<table class="tnb-scores">{"".join(rows)}</table>'

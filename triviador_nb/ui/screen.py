@@ -465,7 +465,8 @@ class GameScreen:
             values={t.id: t.value for t in v.territories},
             towers={t.id: (t.towers if t.base_of is not None else None) for t in v.territories},
             total_towers=v.base_towers, choosable=choosable,
-            contested=v.attack.territory if v.attack is not None else None)
+            contested=v.attack.territory if v.attack is not None else None,
+            marks={t.id: str(t.owner + 1) for t in v.territories if t.owner is not None})
 
     def _say(self, text: str, warn: bool = False, in_panel: bool = False) -> None:
         """Show a message beside the map (and in the question panel, where the

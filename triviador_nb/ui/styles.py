@@ -26,6 +26,8 @@ MAP_CSS = f"""
   font-size: clamp(15px, 1.3cqw + 7px, 26px); }}
 .tnb-map .tnb-points .tnb-castle-svg {{ height: 1.55em; width: auto; }}
 .tnb-map .tnb-value {{ font-weight: bold; }}
+.tnb-map .tnb-mark {{ display: inline-block; min-width: 1.05em; margin-right: 0.18em; padding: 0 0.12em;
+  border: 0.14em solid; border-radius: 0.3em; background: #fff; font-size: 0.8em; line-height: 1.05em; }}
 .tnb-map .tnb-name {{ top: 1px; max-width: {WRAP_EM:g}em; font-size: {name_font_css()}; line-height: 1.0; }}
 </style>
 """
@@ -47,8 +49,9 @@ CSS = f"""
 .tnb-scores .tnb-role {{ font-size: 13px; color: #555; }}
 .tnb-acting {{ background: #FFF3C4; }}
 .tnb-out {{ opacity: 0.45; }}
-.tnb-swatch {{ display: inline-block; width: 18px; height: 18px; border-radius: 4px; border: 1px solid #333;
-  vertical-align: middle; }}
+.tnb-swatch {{ display: inline-block; width: 22px; height: 22px; border-radius: 4px; border: 1px solid #333;
+  vertical-align: middle; color: #fff; font-weight: bold; font-size: 15px; line-height: 22px; text-align: center;
+  text-shadow: 0 0 2px #000; }}
 .tnb-qhead {{ font-size: 15px; text-transform: uppercase; letter-spacing: 0.05em; color: #555; }}
 .tnb-qtext {{ font-size: 22px; font-weight: bold; line-height: 1.25; }}
 .tnb-idle {{ font-size: 18px; color: #555; }}
