@@ -332,7 +332,7 @@ def test_a_territory_is_chosen_by_typing_its_name():
         clock.advance(0.1)
     choices = app.view.prompt.choices
     names = {t.id: t.name for t in app.view.territories}
-    assert app.by_name.layout.display is None
+    assert app.by_name.layout.visibility == "visible"
     assert app.by_name.options == tuple(sorted(names[t] for t in choices))
     app.by_name.value = names[choices[0]]
     assert app.game.territories[choices[0]].base_of == 0 and app.by_name.value == ""

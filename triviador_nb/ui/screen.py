@@ -263,7 +263,7 @@ class GameScreen:
         # the keyboard's way to a territory (issue 12: every action without the mouse): type a name, Enter
         self.by_name = w.Combobox(placeholder="or type a territory's name, then Enter", ensure_option=True,
                                   continuous_update=False, description="Territory",
-                                  layout={"width": "100%", "height": "40px", "display": "none"})
+                                  layout={"width": "100%", "height": "40px", "visibility": "hidden"})
         self.by_name.observe(lambda change: self._guarded(self._named, change["new"]), "value")
         self.start_button = self._big_button("Start the game", "primary", self.start)
         self.side = side = w.VBox([self.scoreboard, self.start_button, self.message, self.panel.widget,
@@ -456,7 +456,8 @@ class GameScreen:
         options = tuple(sorted(names[t] for t in choosable))
         if self.by_name.options != options:
             self.by_name.options = options
-        self.by_name.layout.display = None if choosable else "none"
+        # hidden, not removed: a box that came and went on "your turn" would move the page under the click
+        self.by_name.layout.visibility = "visible" if choosable else "hidden"
         self.wings.layout.display = None if my_attack and prompt.wings_choices else "none"
         self.rebuild_button.layout.display = None if my_attack and prompt.can_rebuild else "none"
         colours = [seat_colour(p.colour) for p in v.players]
