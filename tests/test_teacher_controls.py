@@ -412,3 +412,12 @@ def test_every_owned_territory_carries_its_owners_number_as_well_as_its_colour()
             assert f'aria-label="player {state.owner + 1}">{state.owner + 1}</span>' in html
     assert len(app.map_view._icons) == icons_before  # preloaded: a change only re-points a marker
     assert '<span class="tnb-swatch" style="background:#CC3311">1</span>' in app.scoreboard.value
+
+
+def test_the_credit_under_the_map_is_natural_earth_only_for_the_built_maps(tmp_path):
+    from triviador_nb.maps import load_builtin_map
+    from triviador_nb.ui.screen import map_credit
+    assert map_credit(load_builtin_map("hungary")) == "Map: Made with Natural Earth"
+    from dataclasses import replace
+    mine = replace(load_builtin_map("hungary"), source_path=tmp_path / "my_counties.geojson")  # a teacher's own
+    assert map_credit(mine) == "Map: my_counties.geojson"

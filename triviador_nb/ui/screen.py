@@ -12,6 +12,7 @@ message line, and the game in progress is kept.
 from __future__ import annotations
 
 from html import escape
+from pathlib import Path
 from typing import Callable, Protocol
 
 import ipywidgets as w
@@ -22,6 +23,7 @@ from ..engine import Action, ChoiceAnswer, GuessAnswer, Pick, Rebuild
 from ..engine import Attack as AttackAction
 from ..engine.view import View
 from ..maps import GameMap
+from ..resources import data_dir
 from . import panels
 from .cells import close_widgets
 from .map_view import MapView
@@ -163,6 +165,15 @@ class TableSource:
             self.table.stop()
 
 
+def map_credit(game_map: GameMap) -> str:
+    """The line under the map: Natural Earth for the built maps (made from
+    it, see maps/NOTICE), the file's name for a teacher's own."""
+    source = game_map.source_path
+    if source is None or Path(source).parent.resolve() == data_dir("maps").resolve():
+        return "Map: Made with Natural Earth"
+    return f"Map: {Path(source).name}"
+
+
 class GameScreen:
     """One seat's game screen.
 
@@ -228,7 +239,7 @@ class GameScreen:
     # ------------------------------------------------------------------ layout
 
     def _build_widgets(self) -> None:
-        self.map_view = MapView(self.game_map, note="Map: Made with Natural Earth")
+        self.map_view = MapView(self.game_map, note=map_credit(self.game_map))
         v = self.view
         self.map_view.preload_labels([seat_colour(p.colour) for p in v.players], v.point_values,
                                      v.base_value, v.base_towers)
