@@ -428,6 +428,22 @@ def test_setup_form_starts_a_game_from_its_settings(clock):
     assert form.game_box.children == (form.app.widget,)
 
 
+def test_setup_form_starts_a_game_of_two_teams_and_a_bot(clock):
+    """Issue 12: teams on one screen from the form; the teacher types their answers."""
+    from triviador_nb.ui import setup
+
+    form = setup(clock=clock)
+    form.teams.value = "Foxes, Owls"
+    form.bots[0].value = "hard"
+    form.new_game.click()
+    app = form.app
+    assert [p.name for p in app.game.players] == ["Foxes", "Owls", "Bot 1 (hard)"]
+    assert app.teams == {0: "Foxes", 1: "Owls"} and list(app.controls.entries) == [0, 1]
+    form.teams.value = "Foxes, Foxes"
+    form.new_game.click()
+    assert form.app is app and "the teams need names that differ: Foxes, Foxes" in form.error.value
+
+
 def test_setup_form_explains_a_bad_setting_and_keeps_the_game(clock):
     from triviador_nb.ui import setup
 

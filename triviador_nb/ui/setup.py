@@ -77,6 +77,8 @@ class GameSetup:
                                              layout={"width": "320px", "height": "80px"})
         self.enough = w.HTML()
         self.you = w.Text(value=you, description="Your team", style=style, layout=wide)
+        self.teams = w.Text(value="", description="or teams", style=style, layout=wide,
+                            placeholder="2 or 3 names: Foxes, Owls (you type their answers)")
         self.bots = [w.Dropdown(options=SKILLS, description=f"Bot {i + 1}", style=style, layout=wide)
                      for i in range(3)]
         self.pace = w.Dropdown(options=PACES, value=pace if pace in dict(PACES).values() else 1.0,
@@ -97,7 +99,7 @@ class GameSetup:
             control.observe(lambda _: self._say_if_enough(), "value")
         self.new_game.on_click(lambda _: self.start())
         form = w.VBox([self.rules, self.map, self.map_file, self.map_options, self.bank, self.categories,
-                       self.difficulties, self.enough, self.you, *self.bots, self.pace, self.seed, self.new_game,
+                       self.difficulties, self.enough, self.you, self.teams, *self.bots, self.pace, self.seed, self.new_game,
                        self.error])
         self.widget = w.VBox([w.HBox([form, self.preview_box]), self.game_box])
         self._show_bot_seats()
@@ -227,9 +229,11 @@ class GameSetup:
             with warnings.catch_warnings():  # shown under the form instead
                 warnings.simplefilter("ignore", MapWarning)
                 game_map = self._own_map(own_map, rules.players) if own_map else self._chosen_builtin_map()
+            teams = [name.strip() for name in self.teams.value.split(",") if name.strip()] or None
+            humans = len(teams) if teams else 1  # teams share the screen; the bots fill the other seats
             app = play(rules=rules.name, map=game_map, bank=self.selected_bank(),
-                       you=self.you.value.strip() or "Your team",
-                       bots=[d.value for d in self.bots[:rules.players - 1]],
+                       you=self.you.value.strip() or "Your team", teams=teams,
+                       bots=[d.value for d in self.bots[:max(rules.players - humans, 0)]],
                        seed=int(seed_text) if seed_text else None, pace=self.pace.value, clock=self._clock)
         except (ValueError, OSError) as error:
             self.error.value = f'<div class="tnb-warn" style="white-space:pre-wrap">{escape(str(error))}</div>'
