@@ -27,6 +27,17 @@ def bot_table(rules, seed: int = 3) -> tuple[Table, ManualClock]:
     return Table(game, bots, clock, pace=0.2), clock
 
 
+def ten_seconds_journalled(tmp_path):
+    """A bot table playing 10 s (ManualClock) with its journal: (table, path)."""
+    table, clock = bot_table(RULE_SETS[0])
+    path = tmp_path / "lesson.journal"
+    Journal(path, table, SETUP)
+    table.start()
+    for _ in range(40):
+        clock.advance(0.25)
+    return table, path
+
+
 def resumed(path):
     contents = read_journal(path)
     return rebuild_games(contents, grid_board(), synthetic_bank(guesses=30, choices=30)), contents
@@ -83,12 +94,7 @@ def test_a_resumed_journal_carries_on_and_keeps_writing(tmp_path):
 
 
 def test_a_cut_off_last_line_is_reported_and_skipped_and_nothing_before_is_lost(tmp_path):
-    table, clock = bot_table(RULE_SETS[0])
-    path = tmp_path / "lesson.journal"
-    Journal(path, table, SETUP)
-    table.start()
-    for _ in range(40):
-        clock.advance(0.25)
+    table, path = ten_seconds_journalled(tmp_path)
     whole = path.read_bytes()
     lines = whole.count(b"\n")
     path.write_bytes(whole + b'{"entry": "answer p1 18')  # the kernel died mid-line
@@ -102,12 +108,7 @@ def test_a_cut_off_last_line_is_reported_and_skipped_and_nothing_before_is_lost(
 
 
 def test_a_damaged_line_in_the_middle_keeps_what_came_before(tmp_path):
-    table, clock = bot_table(RULE_SETS[0])
-    path = tmp_path / "lesson.journal"
-    Journal(path, table, SETUP)
-    table.start()
-    for _ in range(40):
-        clock.advance(0.25)
+    table, path = ten_seconds_journalled(tmp_path)
     lines = path.read_bytes().split(b"\n")
     lines[5] = b"\x00\x00garbage"
     path.write_bytes(b"\n".join(lines))

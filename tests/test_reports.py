@@ -14,12 +14,7 @@ from triviador_nb.ui import ManualClock, play
 
 
 def test_a_guess_question_report_counts_exact_answers_and_distances():
-    game = Game(CONQUIZTADOR, grid_board(), synthetic_bank(), seed=1)
-    asked = game.question
-    correct = asked.question.answer
-    game.apply(GuessAnswer(0, correct, 1000))
-    game.apply(GuessAnswer(1, correct + 10, 2000))
-    game.apply(GuessAnswer(2, None))
+    game, asked = first_guess_game()
     (report,) = question_reports([game])
     assert (report.question, report.kind, report.asked, report.answers, report.correct) == (
         asked.question.id, "guess", 1, 2, 1)

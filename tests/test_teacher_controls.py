@@ -16,9 +16,7 @@ from triviador_nb.engine.view import view
 
 
 def replayed(game: Game) -> Game:
-    return Game.replay(game.rules, game.board, game.bank, game.seed, [str(e) for e in game.record],
-                       names=[p.name for p in game.players], bases=game._given_bases,
-                       asked_before=game.asked_before, burned=game.burned)
+    return game.replayed([str(e) for e in game.record])  # from the text form, as a journal holds it
 
 
 def test_the_teacher_actions_have_a_text_form():

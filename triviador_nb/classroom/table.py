@@ -431,9 +431,7 @@ class Table:
         draw_at = int(prompt_id(game))
         keep = [e for i, e in enumerate(game.record)
                 if not (i > draw_at and isinstance(e, (GuessAnswer, ChoiceAnswer)) and e.player == action.player)]
-        candidate = Game.replay(game.rules, game.board, game.bank, game.seed, keep,
-                                names=[p.name for p in game.players], bases=game._given_bases,
-                                asked_before=game.asked_before, burned=game.burned)
+        candidate = game.replayed(keep)
         try:
             events = candidate.apply(action)
         except IllegalActionError as error:  # the earlier answer stays

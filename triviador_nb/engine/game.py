@@ -437,13 +437,22 @@ class Game:
             self._pick(action.player, action.territory)
             self._advance()
 
+    def replayed(self, record: Sequence[Entry], burned: Collection[str] | None = None) -> "Game":
+        """This game's start (rule set, board, bank, seed, names, bases,
+        questions asked before) replayed with another ``record``: an undo, a
+        corrected answer. ``burned`` defaults to this game's.
+
+        Raises:
+            IllegalActionError: an entry of ``record`` is not legal where it stands.
+        """
+        return Game.replay(self.rules, self.board, self.bank, self.seed, record,
+                           names=[p.name for p in self.players], bases=self._given_bases,
+                           asked_before=self.asked_before, burned=self.burned if burned is None else burned)
+
     def _restore(self, record: list[Entry]) -> None:
         """Rebuild this game from its seed and ``record`` after a fault, so an
         unexpected error never leaves a half-applied action behind."""
-        fresh = Game.replay(self.rules, self.board, self.bank, self.seed, record,
-                            names=[p.name for p in self.players], bases=self._given_bases,
-                            asked_before=self.asked_before, burned=self.burned)
-        self.__dict__.update(fresh.__dict__)
+        self.__dict__.update(self.replayed(record).__dict__)
 
     def undone(self) -> "Game":
         """This game without its last action: the teacher's undo. Replays the
@@ -459,9 +468,7 @@ class Game:
         if last is None:
             raise NothingToUndoError("undo", self.phase.value, "there is nothing to undo yet")
         seen = {e.question for e in self.record[last + 1:] if isinstance(e, Draw)}
-        return Game.replay(self.rules, self.board, self.bank, self.seed, self.record[:last],
-                           names=[p.name for p in self.players], bases=self._given_bases,
-                           asked_before=self.asked_before, burned=self.burned | seen)
+        return self.replayed(self.record[:last], burned=self.burned | seen)
 
     def _check(self, action: Action) -> None:
         phase = self.phase.value
