@@ -22,6 +22,7 @@ from ..classroom import Ack, Clock, Table, Timer
 from ..engine import Action, ChoiceAnswer, GuessAnswer, Pick, Rebuild
 from ..engine import Attack as AttackAction
 from ..engine.view import View
+from ..i18n import speaking
 from ..maps import GameMap
 from ..resources import data_dir
 from . import panels
@@ -183,6 +184,8 @@ class GameScreen:
         seat: the seat the person at the screen plays, or None to watch.
         start_button: show "Start the game" before play (the single screen;
             a room starts from its lobby).
+        language: the language code of the screen's words (``"hu"``; None:
+            the kernel's, :func:`triviador_nb.i18n.set_language`).
         teams: seat -> team name for teams sharing this screen (issue 12):
             the screen then shows what every seat sees (no team's answer
             before the reveal; the teacher enters answers with
@@ -197,7 +200,12 @@ class GameScreen:
     """
 
     def __init__(self, source: ScreenSource, game_map: GameMap, seat: int | None, start_button: bool = True,
-                 teams: dict[int, str] | None = None):
+                 teams: dict[int, str] | None = None, language: str | None = None):
+        with speaking(language) as self.language:
+            self._setup(source, game_map, seat, start_button, teams)
+
+    def _setup(self, source: ScreenSource, game_map: GameMap, seat: int | None, start_button: bool,
+               teams: dict[int, str] | None) -> None:
         self.source = source
         self.game_map = game_map
         self.teams = dict(teams or {})
@@ -495,6 +503,10 @@ class GameScreen:
         the game as it stands (the engine never keeps a half-applied action)."""
         if self._stopped:
             return
+        with speaking(self.language):
+            self._run_guarded(callback, *args)
+
+    def _run_guarded(self, callback: Callable[..., object], *args: object) -> None:
         try:
             callback(*args)
         except Exception as error:  # noqa: BLE001 - the game must survive any UI fault
