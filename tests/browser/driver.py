@@ -104,6 +104,7 @@ SCROLL_MAP_PARTLY_OUT = """
 
 GUESSES = (1900, 12, 300, 45, 1848, 3000, 7, 150)  # plausible answers: years, counts, heights
 LOG_TOP = "(root) => root.querySelector('.tnb-log li')?.textContent ?? ''"
+MAP_TOP = "(root) => root.querySelector('.tnb-map').getBoundingClientRect().top"
 
 
 def chromium_path() -> str | None:
@@ -271,10 +272,14 @@ def _click_territory(page: Page, root, report: Report) -> bool:
         state = root.evaluate(MAP_STATE)
         if not state["choosable"]:
             return _other_turn_control(root, report)
-    aim = state["choosable"][len(report.clicks) % len(state["choosable"])]
     log_before = root.evaluate(LOG_TOP)
     seconds_left = _seconds_left(root)
+    state = root.evaluate(MAP_STATE)  # measured last, so the click follows at once
+    if not state["choosable"]:
+        return False
+    aim = state["choosable"][len(report.clicks) % len(state["choosable"])]
     page.mouse.click(aim["x"], aim["y"])
+    moved = round(root.evaluate(MAP_TOP) - state["top"], 1)  # the map moving under the pointer misdirects a click
     outcome = "lost"
     seen = ""
     deadline = time.monotonic() + 4
@@ -296,7 +301,7 @@ def _click_territory(page: Page, root, report: Report) -> bool:
             break
         page.wait_for_timeout(100)
     report.clicks.append({"aimed": aim["name"], "outcome": outcome, "map_top": state["top"] - state["viewTop"],
-                          **({"log": seen, "seconds_left": seconds_left} if seen else {})})
+                          **({"log": seen, "seconds_left": seconds_left, "map_moved_px": moved} if seen else {})})
     return True
 
 

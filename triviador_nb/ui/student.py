@@ -119,7 +119,10 @@ class StudentScreen:
 
     def _say(self, html: str, warn: bool = False) -> None:
         css = "tnb-warn" if warn else "tnb-note"
-        self.header.value = f'<div class="tnb-message" style="font-size:18px"><span class="{css}">{html}</span></div>'
+        # two lines always: a message from the room appearing on the second line must not move the map
+        # under a student's click
+        self.header.value = (f'<div class="tnb-message" style="font-size:18px;min-height:2.8em">'
+                             f'<span class="{css}">{html}</span></div>')
 
     def close(self) -> None:
         """Leave the room and close the widgets."""

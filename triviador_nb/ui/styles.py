@@ -36,7 +36,8 @@ CSS = f"""
 <style>
 .tnb-root {{ font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif; color: {TEXT}; font-size: 16px; }}
 .tnb-title {{ font-size: 24px; font-weight: bold; margin: 0 0 4px 0; }}
-.tnb-status {{ font-size: 20px; padding: 8px 12px; border-radius: 8px; background: #EEE; }}
+.tnb-status {{ font-size: 20px; padding: 8px 12px; border-radius: 8px; background: #EEE;
+  border: 2px solid transparent; }}  /* the same height on your turn: nothing below moves */
 .tnb-status.tnb-yourturn {{ background: #FFF3C4; border: 2px solid #E69F00; }}
 .tnb-status.tnb-over {{ background: #DFF0E6; border: 2px solid #009988; }}
 .tnb-phase {{ font-weight: bold; }}
