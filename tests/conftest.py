@@ -24,6 +24,15 @@ def journal_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("TRIVIADOR_NB_HOME", str(tmp_path_factory.getbasetemp() / "home"))
 
 
+@pytest.fixture(autouse=True)
+def english_after():
+    """Every test ends with the kernel speaking English again (a test may choose another language)."""
+    yield
+    from triviador_nb.i18n import set_language
+
+    set_language("en")
+
+
 @pytest.fixture
 def token_home(tmp_path, monkeypatch):
     """Room clients keep seat keys under a temporary home, not the real one."""

@@ -183,13 +183,21 @@ def _compile(code: str, path: Path) -> gettext.GNUTranslations:
             catalog = read_po(handle, locale=code if _babel_knows(code) else None, domain=DOMAIN,
                               abort_invalid=True)
     except PoFileError as error:
-        raise LanguageError(f"{path.name}, line {error.lineno}: {error}") from None
+        raise po_file_error(path, error) from None
     except (UnicodeDecodeError, ValueError) as error:
         raise LanguageError(f"{path.name}: not a .po file Babel can read ({error})") from None
     buffer = io.BytesIO()
     write_mo(buffer, catalog, use_fuzzy=False)
     buffer.seek(0)
     return gettext.GNUTranslations(buffer)
+
+
+def po_file_error(path: Path, error: PoFileError) -> LanguageError:
+    """Babel's complaint about a ``.po`` file as one sentence naming the file
+    and the line (counted from 1) and quoting it."""
+    what = str(error).rsplit(" on ", 1)[0]
+    quoted = f": {error.line.strip()!r}" if getattr(error, "line", "") else ""
+    return LanguageError(f"{path.name}, line {error.lineno + 1}: {what}{quoted}")
 
 
 def _known(code: str) -> str:
