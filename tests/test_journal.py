@@ -249,3 +249,29 @@ def test_a_line_nested_too_deep_to_read_is_a_damaged_line(tmp_path):
     assert contents.problems == ["lesson.journal, line 4: cut off or damaged (the kernel may have stopped while "
                                  "writing it); it was skipped; everything before it is kept"]
     assert game.to_dict() == table.game.to_dict()
+
+
+def test_saved_games_lists_this_version_s_journals_newest_first(tmp_path):
+    """What the setup form offers to resume after a kernel restart: the
+    single screen's journals, newest first; a room host's, another version's
+    and a file that is no journal are left out."""
+    import os
+
+    from triviador_nb.classroom.journal import saved_games
+
+    older = tmp_path / "older.journal"
+    Journal(older, bot_table(RULE_SETS[0])[0], {**SETUP, "humans": ["Kékek"]})
+    newer = tmp_path / "newer.journal"
+    Journal(newer, bot_table(RULE_SETS[1])[0], {**SETUP, "humans": ["Pirosak"]})
+    room = tmp_path / "room.journal"
+    Journal(room, bot_table(RULE_SETS[0])[0], {**SETUP, "screen": "room"})
+    other = tmp_path / "other.journal"
+    other.write_text(json.dumps({"journal": 1, "triviador_nb": "0.0.1", "setup": {}}) + "\n")
+    (tmp_path / "junk.journal").write_bytes(b"\xff\xfe not json\n")
+    for age, path in enumerate((newer, room, other, older)):
+        os.utime(path, (1_000_000 - age * 10, 1_000_000 - age * 10))
+    found = saved_games(folder=tmp_path)
+    assert [g.path.name for g in found] == ["newer.journal", "older.journal"]
+    assert found[0].setup["humans"] == ["Pirosak"] and found[0].saved == 1_000_000
+    assert [g.path.name for g in saved_games(limit=1, folder=tmp_path)] == ["newer.journal"]
+    assert saved_games(folder=tmp_path / "none") == []

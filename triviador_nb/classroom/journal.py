@@ -64,17 +64,65 @@ def needed(spec: object, what: str) -> object:
     return spec
 
 
+def journals_dir() -> Path:
+    """Where journals are written: ``$TRIVIADOR_NB_HOME/journals`` (default
+    home ``~/.triviador_nb``)."""
+    return Path(os.environ.get("TRIVIADOR_NB_HOME") or Path.home() / ".triviador_nb") / "journals"
+
+
 def new_journal_path(name: str) -> Path:
-    """A new journal's file: ``$TRIVIADOR_NB_HOME/journals/<date-time>-<name>.journal``
-    (default home ``~/.triviador_nb``), never one that exists."""
-    home = Path(os.environ.get("TRIVIADOR_NB_HOME") or Path.home() / ".triviador_nb")
+    """A new journal's file: ``journals/<date-time>-<name>.journal`` under
+    :func:`journals_dir`, never one that exists."""
     stamp = time.strftime("%Y-%m-%d-%H%M%S")
-    path = home / "journals" / f"{stamp}-{name}.journal"
+    path = journals_dir() / f"{stamp}-{name}.journal"
     n = 1
     while path.exists():
         n += 1
-        path = home / "journals" / f"{stamp}-{name}-{n}.journal"
+        path = journals_dir() / f"{stamp}-{name}-{n}.journal"
     return path
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A journal the setup form offers to resume.
+
+    Attributes:
+        path: the journal file; saved: when it was last written (seconds
+            since the epoch); setup: its header's setup (``rules``, ``map``,
+            ``humans``, ``teams``...).
+    """
+
+    path: Path
+    saved: float
+    setup: dict
+
+
+def saved_games(limit: int = 10, folder: Path | None = None) -> list[SavedGame]:
+    """The newest ``limit`` journals in ``folder`` (default :func:`journals_dir`)
+    that this version can resume, newest first; a room host's journals and
+    files that are not journals of this version are left out (reading one
+    with :func:`read_journal` says why). Reads only each file's first line."""
+    folder = folder or journals_dir()
+    try:
+        paths = sorted(folder.glob("*.journal"), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return []
+    found = []
+    for path in paths:
+        try:
+            with path.open("rb") as handle:
+                header = json.loads(handle.readline())
+            saved = path.stat().st_mtime
+        except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+            continue
+        if not (isinstance(header, dict) and header.get("journal") == JOURNAL_FORMAT
+                and header.get("triviador_nb") == __version__ and isinstance(header.get("setup"), dict)
+                and header["setup"].get("screen") != "room"):
+            continue
+        found.append(SavedGame(path, saved, header["setup"]))
+        if len(found) == limit:
+            break
+    return found
 
 
 def board_fingerprint(board: Board) -> str:
