@@ -30,7 +30,7 @@ from ..engine import Action
 from ..engine.view import View
 from ..maps import GameMap
 from . import codes
-from .protocol import MAX_HOST_MESSAGE, ProtocolError, action_intent, clean_name, dumps, map_from_plain
+from .protocol import LANGUAGE_CODE, MAX_HOST_MESSAGE, ProtocolError, action_intent, clean_name, dumps, map_from_plain
 
 ACK_TIMEOUT_S = 5.0  # the longest a click waits for the host's answer
 JOIN_TIMEOUT_S = 8.0  # the longest join() waits for the first answer
@@ -115,6 +115,8 @@ class RoomClient:
         game_map: the map the host sent; view: the seat's latest view (None
             before Start); held: the teacher holds the game; roles: seat ->
             who plays it; lobby: the latest lobby message.
+        language: the room's language code (``"hu"``), from its ``welcome``;
+            None from a host that does not send one.
         status: ``"connecting"``, ``"joined"``, ``"reconnecting"``,
             ``"closed"`` (the teacher closed the room) or ``"refused"``.
         message: the latest sentence from the room (an error, a refusal).
@@ -141,6 +143,7 @@ class RoomClient:
         self.held = False
         self.roles: dict[int, str] = {}
         self.lobby: dict[str, Any] = {}
+        self.language: str | None = None
         self.status = "connecting"
         self.message = ""
         self.rejoins = 0
@@ -303,6 +306,9 @@ class RoomClient:
                 self.token, self.seat, self.name = data["token"], data["seat"], data["name"]
                 if "map" in data:
                     self.game_map = map_from_plain(data["map"])
+                language = data.get("language")
+                if isinstance(language, str) and LANGUAGE_CODE.fullmatch(language):
+                    self.language = language
                 if self.status == "reconnecting":
                     self.rejoins += 1
                 self.status, self.message = "joined", ""

@@ -44,6 +44,7 @@ from ..bots import Bot
 from ..classroom import Journal, LoopClock, Table, rebuild_games
 from ..classroom.journal import JournalContents, named_as
 from ..engine import Game, QuestionBank, RuleSet, find_rule_set
+from ..i18n import current_language
 from ..maps import GameMap, resolve_map
 from . import codes
 from .guard import FailedJoins, MessageBudget
@@ -84,6 +85,9 @@ class Room:
     Attributes:
         code: the room code (``"K7-PQ45"``).
         rules, game_map, bank: what is played.
+        language: the language code of the room (the teacher's when it was
+            opened): the ``welcome`` message carries it to the students'
+            screens.
         table: the game table once Start was pressed, else None.
     """
 
@@ -93,6 +97,7 @@ class Room:
         self.code = record.code
         self.rules, self.game_map, self.bank = rules, game_map, bank
         self.seed, self.pace, self.reveal_s, self.think_s = seed, pace, reveal_s, think_s
+        self.language = "en"  # the room's language (set where the room is opened)
         self.table: Table | None = None
         self.journal_path: Path | None = None  # where the game is journalled once it starts (None: nowhere)
         self.journal: Journal | None = None
@@ -275,7 +280,8 @@ class Room:
         rule set, map and bank (names or paths), table settings, and who
         sits where with their seat keys (the journal is the teacher's file)."""
         record = self.record
-        return {"screen": "room", "code": self.code, "rules": self.rules.name, "map": self.specs.get("map"),
+        return {"screen": "room", "code": self.code, "language": self.language, "rules": self.rules.name,
+                "map": self.specs.get("map"),
                 "bank": self.specs.get("bank"), "seed": self.seed, "pace": self.pace, "reveal_s": self.reveal_s,
                 "think_s": self.think_s, "address": self.host.address,
                 "members": [{"name": m.name, "token": m.token, "seat": m.seat} for m in record.members.values()
@@ -413,7 +419,8 @@ class RoomHost:
 
     def open_room(self, rules: str | RuleSet = "conquiztador", map: str | GameMap = "hungary",
                   bank: Any = "general_knowledge_en", seed: int | None = None, pace: float = 1.0,
-                  reveal_s: float = 3.0, think_s: float = 1.2, journal: str | Path | None = None) -> Room:
+                  reveal_s: float = 3.0, think_s: float = 1.2, journal: str | Path | None = None,
+                  language: str | None = None) -> Room:
         """A new room with its own code; students join it before Start.
 
         Args:
@@ -423,6 +430,8 @@ class RoomHost:
             journal: a file to journal the room's games to from Start
                 (:class:`~triviador_nb.classroom.Journal`; :meth:`resume_room`
                 brings the room back from it), or None.
+            language: the room's language code, sent to the students'
+                screens (None: the teacher kernel's language now).
 
         Raises:
             ValueError, MapError, BankError: unknown rules, a bad map or bank.
@@ -431,7 +440,8 @@ class RoomHost:
         game_map = resolve_map(map, players=rule_set.players)
         question_bank = resolve_bank(bank)
         room = self._call(self._open_room, rule_set, game_map, question_bank,
-                          seed if seed is not None else secrets.randbelow(1_000_000), pace, reveal_s, think_s)
+                          seed if seed is not None else secrets.randbelow(1_000_000), pace, reveal_s, think_s,
+                          language or current_language())
         room.specs = {"map": named_as(map), "bank": named_as(bank)}
         room.journal_path = Path(journal) if journal is not None else None
         return room
@@ -450,10 +460,12 @@ class RoomHost:
         """
         setup = contents.header["setup"]
         games = rebuild_games(contents, game_map.board, bank)
-        return self._call(self._resume_room, setup, contents, Path(path), game_map, bank, games)
+        language = setup.get("language")  # absent from a journal written before rooms had languages
+        language = language if isinstance(language, str) and language else current_language()
+        return self._call(self._resume_room, setup, contents, Path(path), game_map, bank, games, language)
 
     def _resume_room(self, setup: dict, contents: JournalContents, path: Path, game_map: GameMap,
-                     bank: QuestionBank, games: list[Game]) -> Room:
+                     bank: QuestionBank, games: list[Game], language: str) -> Room:
         code = setup["code"]
         if codes.normalise(code)[:2] != (self.host_part or ""):
             raise ValueError(f"room {code} belongs on port {codes.port_of(code)}; this host listens on {self.port}")
@@ -468,6 +480,7 @@ class RoomHost:
         room = Room(self, record, rules, game_map, bank, int(setup["seed"]), float(setup["pace"]),
                     float(setup["reveal_s"]), float(setup["think_s"]))
         room.specs = {"map": setup["map"], "bank": setup["bank"]}
+        room.language = language
         self.rooms[codes.normalise(code)] = room
         seed = games[-1].seed
         table = room._set_table(Table(games[-1], {s: Bot(s, k, seed) for s, k in record.bots.items()},
@@ -479,12 +492,13 @@ class RoomHost:
         return room
 
     def _open_room(self, rules: RuleSet, game_map: GameMap, bank: QuestionBank, seed: int, pace: float,
-                   reveal_s: float, think_s: float) -> Room:
+                   reveal_s: float, think_s: float, language: str) -> Room:
         taken = {codes.normalise(r.code) for r in self.store}
         host = self.host_part or codes.random_host_part()
         record = RoomRecord(codes.new_code(host, taken), rules.players)
         self.store.add(record)
         room = Room(self, record, rules, game_map, bank, seed, pace, reveal_s, think_s)
+        room.language = language
         self.rooms[codes.normalise(record.code)] = room
         return room
 
@@ -755,7 +769,7 @@ class RoomHost:
 
     def _welcome(self, room: Room, member: Member, with_map: bool) -> str:
         body = {"room": room.code, "name": member.name, "token": member.token, "seat": member.seat,
-                "rules_title": room.rules.title, "started": room.started}
+                "rules_title": room.rules.title, "started": room.started, "language": room.language}
         text = dumps("welcome", **body)
         if with_map:
             text = text[:-1] + ',"map":' + room.map_json + "}"

@@ -18,7 +18,8 @@ From a player to the host (at most ``MAX_CLIENT_MESSAGE`` bytes each):
   for the intent; the ``ack`` quotes it.
 - ``leave``: ``{"token": "..."}``.
 
-From the host to a player: ``welcome`` (the seat, the token, the map),
+From the host to a player: ``welcome`` (the seat, the token, the map, the
+room's language),
 ``lobby`` (who sits where), ``view`` (the seat's view: never a correct answer
 before the reveal, never another seat's answer), ``ack`` (what became of an
 intent), ``error`` (a refused message) and ``closed`` (the room closed).
@@ -27,6 +28,7 @@ intent), ``error`` (a refused message) and ``closed`` (the room closed).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +42,10 @@ MAX_CLIENT_MESSAGE = 8 * 1024  # bytes: the longest intent is well under 1 KiB
 MAX_HOST_MESSAGE = 32 * 1024 * 1024  # bytes: a welcome carries the map's geometry
 MAX_NAME = 40  # characters in a player's name
 INTENT_KINDS = ("pick", "attack", "rebuild", "choice", "guess")
+#: A ``welcome``'s ``language``: a language code (``"hu"``, ``"pt_BR"``). A
+#: client reads it if it is one and ignores it otherwise, as it ignores any
+#: field it does not know (an optional field: no new protocol version).
+LANGUAGE_CODE = re.compile(r"[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]{1,8}){0,2}")
 
 
 class ProtocolError(ValueError):

@@ -17,6 +17,7 @@ from ..bots import Bot
 from ..classroom import Clock, Journal, Table
 from ..classroom.journal import JournalContents
 from ..engine import Game
+from ..i18n import _
 from ..maps import GameMap
 from ..reports import Report, question_reports, report_table
 from . import panels
@@ -46,6 +47,8 @@ class GameApp(GameScreen):
             the teacher enters (issue 12); ``human`` is then ignored.
         controls: show the teacher's controls (pause, skip, undo, end).
         earlier: games played before ``game`` (a resumed journal's).
+        language: the language code of the screen and its controls
+            (``"hu"``; None: the kernel's).
 
     Attributes:
         table: the game table the screen shows.
@@ -59,13 +62,15 @@ class GameApp(GameScreen):
     def __init__(self, game: Game, game_map: GameMap, human: int | None, bots: Mapping[int, Bot],
                  clock: Clock | None = None, pace: float = 1.0, reveal_s: float = 3.0, think_s: float = 1.2,
                  new_game: Callable[[int, frozenset[str]], tuple[Game, Mapping[int, Bot]]] | None = None,
-                 teams: Mapping[int, str] | None = None, controls: bool = True, earlier: Sequence[Game] = ()):
+                 teams: Mapping[int, str] | None = None, controls: bool = True, earlier: Sequence[Game] = (),
+                 language: str | None = None):
         self.table = Table(game, bots, clock, pace=pace, reveal_s=reveal_s, think_s=think_s, new_game=new_game,
                            earlier=earlier)
         self.journal: Journal | None = None
         source = TableSource(self.table, report=lambda: panels.report_html(question_reports([self.table.game])))
-        super().__init__(source, game_map, human, teams=dict(teams or {}))
-        self.controls = TeacherControls(self.table, self.teams) if controls or self.teams else None
+        super().__init__(source, game_map, human, teams=dict(teams or {}), language=language)
+        self.controls = (TeacherControls(self.table, self.teams, language=self.language)
+                         if controls or self.teams else None)
         if self.controls is not None:
             self.table.on_change(lambda _events: self._guarded(self.controls.refresh))
             self.controls.attach(self)
@@ -91,7 +96,7 @@ class GameApp(GameScreen):
 
     def _journal_problem(self) -> None:
         if self.journal is not None and self.journal.problem:
-            self._say(f"Not saved: {self.journal.problem}. The game goes on.", warn=True)
+            self._say(_("Not saved: {problem}. The game goes on.").format(problem=self.journal.problem), warn=True)
 
     # the table's parts, for code that reads them (tests, reports, a teacher's cell)
     human = property(lambda self: self.seat, doc="The seat the person at the screen plays.")

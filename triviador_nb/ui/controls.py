@@ -19,6 +19,7 @@ import ipywidgets as w
 
 from ..classroom import Ack, Table
 from ..engine.actions import Draw
+from ..i18n import _, speaking
 from .cells import close_widgets
 from .question_panel import parse_guess
 
@@ -49,28 +50,36 @@ class TeacherControls:
             arguments; by default it is called at once (the single screen,
             whose table lives in this kernel). A room's host passes its way of
             running work on the room's thread.
+        language: the language code of the controls (``"hu"``; None: the
+            kernel's); the screen they are on passes its own.
 
     Attributes:
         widget: the box to display; pause_button, skip_button, undo_button,
         end_button, timed (answers timed when entered), entries (seat ->
         password box), enter_buttons, entry_status (seat -> HTML), message,
-        saved (where the journal is).
+        saved (where the journal is), language (its code).
     """
 
     def __init__(self, table: Table, teams: Mapping[int, str] | None = None,
-                 run: Callable[[Callable[[], object]], object] | None = None):
+                 run: Callable[[Callable[[], object]], object] | None = None, language: str | None = None):
+        with speaking(language) as self.language:
+            self._build(table, teams, run)
+
+    def _build(self, table: Table, teams: Mapping[int, str] | None,
+               run: Callable[[Callable[[], object]], object] | None) -> None:
         self.table = table
         self.teams = dict(teams or {})
         self._run = run or (lambda work: work())
         self._asked = ""  # the state id the entry rows were laid out for
-        self.pause_button = self._button("Pause", "warning", "pause", self._pause_clicked,
-                                         "Stop every timer; Resume gives back the time that was left")
-        self.skip_button = self._button("Skip question", "", "forward", self._skip_clicked,
-                                        "Put another question of the same type (this one is not counted)")
-        self.undo_button = self._button("Undo", "", "undo", self._undo_clicked, "Take back the last move or answer")
-        self.end_button = self._button("End game", "danger", "flag-checkered", self._end_clicked,
-                                       "End the game now with the current ranking")
-        self.timed = w.Checkbox(value=True, description="Time team answers when I enter them", indent=False)
+        self.pause_button = self._button(_("Pause"), "warning", "pause", self._pause_clicked,
+                                         _("Stop every timer; Resume gives back the time that was left"))
+        self.skip_button = self._button(_("Skip question"), "", "forward", self._skip_clicked,
+                                        _("Put another question of the same type (this one is not counted)"))
+        self.undo_button = self._button(_("Undo"), "", "undo", self._undo_clicked,
+                                        _("Take back the last move or answer"))
+        self.end_button = self._button(_("End game"), "danger", "flag-checkered", self._end_clicked,
+                                       _("End the game now with the current ranking"))
+        self.timed = w.Checkbox(value=True, description=_("Time team answers when I enter them"), indent=False)
         self.message = w.HTML()
         self.saved = w.HTML()
         self.entries: dict[int, w.Password] = {}
@@ -78,14 +87,14 @@ class TeacherControls:
         self.entry_status: dict[int, w.HTML] = {}
         rows = []
         for seat, name in self.teams.items():
-            box = w.Password(placeholder="type, then Enter", continuous_update=False,
+            box = w.Password(placeholder=_("type, then Enter"), continuous_update=False,
                              layout={"width": "40%", "height": "40px"})
             box.description = name
             box.style = {"description_width": "initial"}
-            box.observe(lambda change, s=seat: self._entered(s) if change["new"] else None, "value")
-            button = w.Button(description="Enter", layout={"width": "18%", "height": "40px"},
-                              tooltip=f"Enter {name}'s answer")
-            button.on_click(lambda _b, s=seat: self._entered(s))
+            box.observe(lambda change, s=seat: self._speaking(self._entered, s) if change["new"] else None, "value")
+            button = w.Button(description=_("Enter"), layout={"width": "18%", "height": "40px"},
+                              tooltip=_("Enter {team}'s answer").format(team=name))
+            button.on_click(lambda _b, s=seat: self._speaking(self._entered, s))
             status = w.HTML(layout={"width": "40%"})
             self.entries[seat], self.enter_buttons[seat], self.entry_status[seat] = box, button, status
             rows.append(w.HBox([box, button, status], layout={"width": "100%", "align_items": "center"}))
@@ -93,11 +102,11 @@ class TeacherControls:
         buttons = w.HBox([self.pause_button, self.skip_button, self.undo_button, self.end_button],
                          layout={"width": "100%", "flex_flow": "row wrap"})
         parts = [w.HTML('<div class="tnb-controls-title" style="font-size:18px;font-weight:bold">'
-                        "Teacher</div>"), buttons]
+                        f'{escape(_("Teacher"))}</div>'), buttons]
         if self.teams:
-            parts += [w.HTML('<div style="font-size:15px">Teams\' answers (hidden until the reveal): '
-                             "digits for a guess, 1-4 or A-D for multiple choice.</div>"), self.entry_rows,
-                      self.timed]
+            parts += [w.HTML('<div style="font-size:15px">{}</div>'.format(escape(
+                _("Teams' answers (hidden until the reveal): digits for a guess, 1-4 or A-D for multiple choice.")))),
+                self.entry_rows, self.timed]
         self.widget = w.VBox([*parts, self.message, self.saved],
                              layout={"width": "100%", "padding": "8px", "border": "2px dashed #888",
                                      "margin": "8px 0 0 0"})
@@ -115,9 +124,13 @@ class TeacherControls:
 
     def refresh(self) -> None:
         """Lay the controls out for the table as it stands (call after every change)."""
+        with speaking(self.language):
+            self._refresh()
+
+    def _refresh(self) -> None:
         table = self.table
         game = table.game
-        self.pause_button.description = "Resume" if table.held else "Pause"
+        self.pause_button.description = _("Resume") if table.held else _("Pause")
         self.pause_button.icon = "play" if table.held else "pause"
         self.pause_button.disabled = not table.started or game.is_over
         asking = table.started and game.question is not None and not table.paused
@@ -134,9 +147,9 @@ class TeacherControls:
             if not asked:
                 text = ""
             elif waiting:
-                text = "waiting…"
+                text = _("waiting…")
             else:
-                text = "✓ answer in (type again to correct it)"
+                text = _("✓ answer in (type again to correct it)")
             self.entry_status[seat].value = f'<span style="font-size:16px">{escape(text)}</span>'
         self._asked = sid
 
@@ -145,16 +158,16 @@ class TeacherControls:
     def _pause_clicked(self) -> None:
         held = self.table.held
         self._run(self.table.release if held else self.table.hold)
-        self._say("The game goes on." if held else "Paused: every timer has stopped.")
+        self._say(_("The game goes on.") if held else _("Paused: every timer has stopped."))
 
     def _skip_clicked(self) -> None:
-        self._acked(self._run(self.table.skip), "Skipped: here is another question.")
+        self._acked(self._run(self.table.skip), _("Skipped: here is another question."))
 
     def _undo_clicked(self) -> None:
-        self._acked(self._run(self.table.undo), "The last move was taken back.")
+        self._acked(self._run(self.table.undo), _("The last move was taken back."))
 
     def _end_clicked(self) -> None:
-        self._acked(self._run(self.table.end_now), "The game was ended: the ranking stands.")
+        self._acked(self._run(self.table.end_now), _("The game was ended: the ranking stands."))
 
     def _entered(self, seat: int) -> None:
         box = self.entries[seat]
@@ -164,16 +177,17 @@ class TeacherControls:
         given = parse_entry(text, question.is_guess)
         name = self.teams[seat]
         if given is None:
-            kind = "a whole number" if question.is_guess else "1-4 or A-D"
             box.value = ""
-            return self._say(f"{name}: that is not {kind}; type it again.", warn=True)
+            text = (_("{team}: that is not a whole number; type it again.") if question.is_guess
+                    else _("{team}: that is not 1-4 or A-D; type it again."))
+            return self._say(text.format(team=name), warn=True)
         box.value = ""
         ack = self._run(lambda: self.table.enter_answer(seat, given, timed=self.timed.value))
-        self._acked(ack, f"{name}'s answer is in.")
+        self._acked(ack, _("{team}'s answer is in.").format(team=name))
 
     def _acked(self, ack: Ack | None, done: str) -> None:
         if ack is None or ack.accepted or ack.status == "late":
-            self._say(done if ack is None or ack.accepted else "Too late: it counts as no answer.")
+            self._say(done if ack is None or ack.accepted else _("Too late: it counts as no answer."))
         else:
             self._say(ack.reason[0].upper() + ack.reason[1:] + ".", warn=True)
         self.refresh()
@@ -182,17 +196,26 @@ class TeacherControls:
         colour = "#CC3311" if warn else "#1B1B1B"
         self.message.value = f'<span style="font-size:16px;color:{colour}">{escape(text)}</span>' if text else ""
 
+    def _speaking(self, action: Callable[..., object], *args: object) -> None:
+        """Run a widget's handler in the controls' language."""
+        with speaking(self.language):
+            action(*args)
+
     def _guarded(self, action: Callable[[], None]) -> None:
-        try:
-            action()
-        except Exception as error:  # noqa: BLE001 - a control must never take the game down
-            self._say(f"That did not work ({type(error).__name__}: {error}); the game is kept.", warn=True)
+        with speaking(self.language):
+            try:
+                action()
+            except Exception as error:  # noqa: BLE001 - a control must never take the game down
+                self._say(_("That did not work ({error}); the game is kept.")
+                          .format(error=f"{type(error).__name__}: {error}"), warn=True)
 
     def show_journal(self, path: str) -> None:
         """Say where the game is saved, and how to bring it back."""
-        self.saved.value = (f'<div style="font-size:13px;color:#555">Saved as it is played: <code>{escape(path)}</code>'
-                            f" · after a kernel restart run <code>triviador_nb.resume(r&quot;{escape(path)}&quot;)"
-                            "</code></div>")
+        with speaking(self.language):
+            text = escape(_("Saved as it is played: {path} · after a kernel restart run {command}")).format(
+                path=f"<code>{escape(path)}</code>",
+                command=f"<code>triviador_nb.resume(r&quot;{escape(path)}&quot;)</code>")
+        self.saved.value = f'<div style="font-size:13px;color:#555">{text}</div>'
 
     def attach(self, screen) -> None:
         """Put the controls on ``screen`` (a :class:`~.screen.GameScreen`),

@@ -11,7 +11,7 @@ import re
 import warnings
 from html import escape
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import ipywidgets as w
 
@@ -27,6 +27,9 @@ from .app import GameApp
 from .cells import close_widgets, shown_by_cell
 from .map_view import MapView
 from ..classroom import Clock
+from ..i18n import (MAP, RULE_SET, LanguageError, N_, _, languages, ngettext, pgettext, set_language,
+                    speaking, translation)
+from .teacher import skill_name
 
 SKILLS = ("easy", "medium", "hard")
 
@@ -38,69 +41,80 @@ QUESTIONS_PER_GAME = {
     "dobyvatel": {"guess": 15, "choice": 15},
     "long-campaign": {"guess": 17, "choice": 39},
 }
-PACES = (("realistic", 1.0), ("quick", 0.5), ("fast", 0.3))
+PACES = ((N_("realistic"), 1.0), (N_("quick"), 0.5), (N_("fast"), 0.3))
+YOUR_TEAM = N_("Your team")  # the default name of the person at the screen
+N_("Merge features with the same name")  # maps.MERGE_LABEL, the merge box's label: marked here for extraction
 
 
 class GameSetup:
     """A setup form and the game it starts.
 
+    Args:
+        rules, map, bank, you, bots, seed, pace, clock: the form's first
+            settings (see :func:`~.single_screen.play`); ``you`` None: "Your
+            team" in the form's language.
+        language: the form's first language (``"hu"``; None: the kernel's).
+            The form's first field chooses it; the game started from the form
+            speaks it, and it becomes the kernel's language
+            (:func:`triviador_nb.i18n.set_language`).
+
     Attributes:
         widget: the form and the game, to display.
         app: the :class:`GameApp` on screen (replaced by "New game").
+        language: the code of the language chosen in the form.
     """
 
     def __init__(self, rules: str = "conquiztador", map: str = "hungary", bank: str = "general_knowledge_en",
-                 you: str = "Your team", bots: Sequence[str] | None = None, seed: int | None = None,
-                 pace: float = 1.0, clock: Clock | None = None):
+                 you: str | None = None, bots: Sequence[str] | None = None, seed: int | None = None,
+                 pace: float = 1.0, clock: Clock | None = None, language: str | None = None):
+        with speaking(language) as self.language:
+            self._build(rules, map, bank, you, bots, seed, pace, clock)
+
+    def _build(self, rules: str, map: str, bank: str, you: str | None, bots: Sequence[str] | None,
+               seed: int | None, pace: float, clock: Clock | None) -> None:
         self._clock = clock
         style = {"description_width": "90px"}
         wide = {"width": "320px"}
-        self.rules = w.Dropdown(options=[(f"{r.title} ({r.players} players)", r.name) for r in RULE_SETS],
-                                value=find_rule_set(rules).name, description="Rule set", style=style, layout=wide)
-        self.map = w.Dropdown(options=[(title, name) for name, title in builtin_map_titles().items()],
-                              value=map, description="Map", style=style, layout=wide)
-        self.map_file = w.Text(value="", description="or map file", style=style, layout=wide,
-                               placeholder="your own .geojson (path from notebooks/)")
-        self.name_property = w.Text(value="", description="Name field", style=style, layout=wide,
-                                    placeholder="property naming territories (default: name)")
-        self.links = w.Text(value="", description="Links", style=style, layout=wide,
-                            placeholder="Isle=Coast, A=B (names or ids; ; between links if names have commas)")
-        self.merge = w.Checkbox(value=False, description=MERGE_LABEL, indent=False, layout=wide)
+        self.language_choice = w.Dropdown(options=[(name, code) for code, name in languages().items()],
+                                          value=self.language, style=style, layout=wide)
+        self.rules = w.Dropdown(options=self._rule_options(), value=find_rule_set(rules).name, style=style,
+                                layout=wide)
+        self.map = w.Dropdown(options=self._map_options(), value=map, style=style, layout=wide)
+        self.map_file = w.Text(value="", style=style, layout=wide)
+        self.name_property = w.Text(value="", style=style, layout=wide)
+        self.links = w.Text(value="", style=style, layout=wide)
+        self.merge = w.Checkbox(value=False, indent=False, layout=wide)
         self.map_options = w.VBox([self.name_property, self.links, self.merge], layout={"display": "none"})
-        self.map_file.observe(lambda _: self._show_map_options(), "value")
-        self.bank = w.Text(value=str(bank), description="Questions", style=style, layout=wide,
-                           placeholder="general_knowledge_en, or files: a.csv, b.xlsx, c.gift")
+        self.map_file.observe(self._in_language(self._show_map_options), "value")
+        self.bank = w.Text(value=str(bank), style=style, layout=wide)
         self.bank.continuous_update = False
-        self.categories = w.SelectMultiple(description="Categories", style=style,
-                                           layout={"width": "320px", "height": "110px"})
-        self.difficulties = w.SelectMultiple(description="Difficulty", style=style,
-                                             layout={"width": "320px", "height": "80px"})
+        self.categories = w.SelectMultiple(style=style, layout={"width": "320px", "height": "110px"})
+        self.difficulties = w.SelectMultiple(style=style, layout={"width": "320px", "height": "80px"})
         self.enough = w.HTML()
-        self.you = w.Text(value=you, description="Your team", style=style, layout=wide)
-        self.teams = w.Text(value="", description="or teams", style=style, layout=wide,
-                            placeholder="2 or 3 names: Foxes, Owls (you type their answers)")
-        self.bots = [w.Dropdown(options=SKILLS, description=f"Bot {i + 1}", style=style, layout=wide)
-                     for i in range(3)]
-        self.pace = w.Dropdown(options=PACES, value=pace if pace in dict(PACES).values() else 1.0,
-                               description="Pace", style=style, layout=wide)
-        self.seed = w.Text(value="" if seed is None else str(seed), description="Game no.", style=style,
-                           layout=wide, placeholder="empty: a new random game")
-        self.new_game = w.Button(description="New game", button_style="success",
-                                 layout={"width": "320px", "height": "44px"}, style={"font_weight": "bold"})
+        self.you = w.Text(value=_(YOUR_TEAM) if you is None else you, style=style, layout=wide)
+        self.teams = w.Text(value="", style=style, layout=wide)
+        self.bots = [w.Dropdown(options=self._skill_options(), style=style, layout=wide) for _i in range(3)]
+        self.pace = w.Dropdown(options=self._pace_options(), value=pace if pace in dict(PACES).values() else 1.0,
+                               style=style, layout=wide)
+        self.seed = w.Text(value="" if seed is None else str(seed), style=style, layout=wide)
+        self.new_game = w.Button(button_style="success", layout={"width": "320px", "height": "44px"},
+                                 style={"font_weight": "bold"})
         self.error = w.HTML()
         self.preview_box = w.Box(layout={"width": "420px", "height": "260px"})
         self.game_box = w.Box(layout={"width": "100%"})
+        self._label()
         for i, skill in enumerate((bots or ("medium", "hard", "easy"))[:3]):
             self.bots[i].value = skill
-        self.rules.observe(lambda _: self._show_bot_seats(), "value")
-        self.map.observe(lambda _: self._show_preview(), "value")
-        self.bank.observe(lambda _: self._load_bank(), "value")
+        self.language_choice.observe(lambda change: self._language_chosen(change["new"]), "value")
+        self.rules.observe(self._in_language(self._show_bot_seats), "value")
+        self.map.observe(self._in_language(self._show_preview), "value")
+        self.bank.observe(self._in_language(self._load_bank), "value")
         for control in (self.rules, self.categories, self.difficulties):
-            control.observe(lambda _: self._say_if_enough(), "value")
-        self.new_game.on_click(lambda _: self.start())
-        form = w.VBox([self.rules, self.map, self.map_file, self.map_options, self.bank, self.categories,
-                       self.difficulties, self.enough, self.you, self.teams, *self.bots, self.pace, self.seed, self.new_game,
-                       self.error])
+            control.observe(self._in_language(self._say_if_enough), "value")
+        self.new_game.on_click(self._in_language(self.start))
+        form = w.VBox([self.language_choice, self.rules, self.map, self.map_file, self.map_options, self.bank,
+                       self.categories, self.difficulties, self.enough, self.you, self.teams, *self.bots, self.pace,
+                       self.seed, self.new_game, self.error])
         self.widget = w.VBox([w.HBox([form, self.preview_box]), self.game_box])
         self._show_bot_seats()
         self._preview: MapView | None = None
@@ -109,6 +123,94 @@ class GameSetup:
         self.app: GameApp | None = None
         self.start()  # reads the bank too
         shown_by_cell(self)
+
+    # ------------------------------------------------------------------ the form's words
+
+    def _in_language(self, callback: Callable[[], None]) -> Callable[[object], None]:
+        """``callback`` as a widget's handler (its argument dropped), run in the form's language."""
+        def handler(_change: object) -> None:
+            if self._relabelling:
+                return  # options re-labelled in another language: nothing was chosen
+            with speaking(self.language):
+                callback()
+        return handler
+
+    _relabelling = False
+
+    def _rule_options(self) -> list[tuple[str, str]]:
+        return [(ngettext("{rules} ({n} player)", "{rules} ({n} players)", r.players)
+                 .format(rules=pgettext(RULE_SET, r.title), n=r.players), r.name) for r in RULE_SETS]
+
+    def _map_options(self) -> list[tuple[str, str]]:
+        return [(pgettext(MAP, title), name) for name, title in builtin_map_titles().items()]
+
+    @staticmethod
+    def _skill_options() -> list[tuple[str, str]]:
+        return [(skill_name(skill), skill) for skill in SKILLS]
+
+    @staticmethod
+    def _pace_options() -> list[tuple[str, float]]:
+        return [(_(label), value) for label, value in PACES]
+
+    def _label(self) -> None:
+        """Every description, placeholder and option label of the form, in
+        the language in use (the form's: run inside ``speaking``)."""
+        self.language_choice.description = _("Language")
+        self.rules.description = _("Rule set")
+        self.map.description = _("Map")
+        self.map_file.description = _("or map file")
+        self.map_file.placeholder = _("your own .geojson (path from notebooks/)")
+        self.name_property.description = _("Name field")
+        self.name_property.placeholder = _("property naming territories (default: name)")
+        self.links.description = _("Links")
+        self.links.placeholder = _("Isle=Coast, A=B (names or ids; ; between links if names have commas)")
+        self.merge.description = _(MERGE_LABEL)
+        self.bank.description = _("Questions")
+        self.bank.placeholder = _("general_knowledge_en, or files: a.csv, b.xlsx, c.gift")
+        self.categories.description = _("Categories")
+        self.difficulties.description = _("Difficulty")
+        self.you.description = _("Your team")
+        self.teams.description = _("or teams")
+        self.teams.placeholder = _("2 or 3 names: Foxes, Owls (you type their answers)")
+        for i, dropdown in enumerate(self.bots):
+            dropdown.description = _("Bot {n}").format(n=i + 1)
+        self.pace.description = _("Pace")
+        self.seed.description = _("Game no.")
+        self.seed.placeholder = _("empty: a new random game")
+        self.new_game.description = _("New game")
+
+    def _relabel(self) -> None:
+        """The option labels in the language in use, each control keeping its choice."""
+        labels = [(self.rules, self._rule_options()), (self.map, self._map_options()),
+                  (self.pace, self._pace_options()), *((d, self._skill_options()) for d in self.bots)]
+        labels += [(control, [(value or _("(none)"), value) for _label, value in control.options])
+                   for control in (self.categories, self.difficulties)]
+        self._relabelling = True
+        try:
+            for control, options in labels:
+                chosen = control.value
+                control.options = options
+                control.value = chosen
+        finally:
+            self._relabelling = False
+
+    def _language_chosen(self, code: str) -> None:
+        """The form's words in language ``code`` at once; the next game speaks it."""
+        try:
+            translation(code)  # a teacher's .po file that cannot be read is said here, not mid-game
+        except LanguageError as error:
+            self.error.value = f'<div class="tnb-warn" style="white-space:pre-wrap">{escape(str(error))}</div>'
+            self.language_choice.value = self.language
+            return
+        old, self.language = self.language, code
+        with speaking(old):
+            default_before = _(YOUR_TEAM)
+        with speaking(code):
+            if self.you.value.strip() == default_before:
+                self.you.value = _(YOUR_TEAM)
+            self._label()
+            self._relabel()
+            self._say_if_enough()
 
     def close(self) -> None:
         """Stop the game and close every widget of the form and the game."""
@@ -136,7 +238,8 @@ class GameSetup:
         parts = [p for p in re.split(r"[;\n]" if re.search(r"[;\n]", text) else ",", text) if p.strip()]
         bad = [p.strip() for p in parts if "=" not in p or not all(side.strip() for side in p.split("=", 1))]
         if bad:
-            raise MapError(f"Links: each link is two territories as A=B, not {', '.join(repr(b) for b in bad)}")
+            raise MapError(_("Links: each link is two territories as A=B, not {links}")
+                           .format(links=", ".join(repr(b) for b in bad)))
         links = [tuple(side.strip() for side in p.split("=", 1)) for p in parts]
         try:
             return resolve_map(path, players=players, name_property=self.name_property.value.strip() or None,
@@ -144,7 +247,8 @@ class GameSetup:
         except MapError as error:
             raise MapError(form_words(str(error)), [form_words(p) for p in error.problems]) from None
         except OSError as error:
-            raise MapError(f"cannot read the map file {path}: {error.strerror or error}") from None
+            raise MapError(_("cannot read the map file {path}: {error}")
+                           .format(path=path, error=error.strerror or error)) from None
 
     def _show_bot_seats(self) -> None:
         bots = find_rule_set(self.rules.value).players - 1
@@ -166,7 +270,7 @@ class GameSetup:
             offered = {value for _, value in control.options}
             chosen = set(control.value)
             if offered != set(values):  # a different bank: offer and choose all of its values
-                control.options = [(v or "(none)", v) for v in values]
+                control.options = [(v or _("(none)"), v) for v in values]
                 chosen = set(values)
             control.value = tuple(v for v in values if v in chosen)
         self._say_if_enough()
@@ -194,12 +298,17 @@ class GameSetup:
         need = QUESTIONS_PER_GAME.get(find_rule_set(self.rules.value).name, {"guess": 20, "choice": 40})
         have = {"guess": len(bank.guess), "choice": len(bank.choice)}
         short = [kind for kind in need if have[kind] < need[kind]]
-        counts = f"{have['guess']} guess and {have['choice']} multiple-choice questions chosen"
+        counts = {"guesses": ngettext("{n} guess", "{n} guess", have["guess"]).format(n=have["guess"]),
+                  "choices": ngettext("{n} multiple-choice question", "{n} multiple-choice questions",
+                                      have["choice"]).format(n=have["choice"])}
         if short:
-            self.enough.value = (f'<div class="tnb-warn">{counts}: a game usually needs up to {need["guess"]} '
-                                 f'and {need["choice"]}, so some may be asked twice (D4).</div>')
+            text = _("{guesses} and {choices} chosen: a game usually needs up to {need_guess} and {need_choice}, "
+                     "so some may be asked twice (D4).").format(need_guess=need["guess"], need_choice=need["choice"],
+                                                                **counts)
+            self.enough.value = f'<div class="tnb-warn">{escape(text)}</div>'
         else:
-            self.enough.value = f'<div class="tnb-note">{counts}: enough for a game without repeats.</div>'
+            text = _("{guesses} and {choices} chosen: enough for a game without repeats.").format(**counts)
+            self.enough.value = f'<div class="tnb-note">{escape(text)}</div>'
         self.enough.value += bank_warnings_html(self._bank.warnings)
 
     def _show_preview(self, game_map: GameMap | None = None) -> None:
@@ -217,12 +326,18 @@ class GameSetup:
         return load_builtin_map(self.map.value)
 
     def start(self) -> None:
-        """Start a new game from the form (the "New game" button)."""
+        """Start a new game from the form (the "New game" button), in the
+        form's language (made the kernel's language too)."""
+        with speaking(self.language):
+            self._start()
+
+    def _start(self) -> None:
         self._load_bank()  # the file may have been fixed or edited since it was typed in
         rules = find_rule_set(self.rules.value)
         seed_text = self.seed.value.strip()
         if seed_text and not re.fullmatch(r"[0-9]{1,15}", seed_text):
-            self.error.value = f'<div class="tnb-warn">Game no. must be a whole number, not {escape(seed_text)!s}.</div>'
+            text = _("Game no. must be a whole number, not {seed}.").format(seed=seed_text)
+            self.error.value = f'<div class="tnb-warn">{escape(text)}</div>'
             return
         own_map = self.map_file.value.strip()
         try:
@@ -231,10 +346,12 @@ class GameSetup:
                 game_map = self._own_map(own_map, rules.players) if own_map else self._chosen_builtin_map()
             teams = [name.strip() for name in self.teams.value.split(",") if name.strip()] or None
             humans = len(teams) if teams else 1  # teams share the screen; the bots fill the other seats
+            set_language(self.language)  # the report and everything after the game follow the form
             app = play(rules=rules.name, map=game_map, bank=self.selected_bank(),
-                       you=self.you.value.strip() or "Your team", teams=teams,
+                       you=self.you.value.strip() or _(YOUR_TEAM), teams=teams,
                        bots=[d.value for d in self.bots[:max(rules.players - humans, 0)]],
-                       seed=int(seed_text) if seed_text else None, pace=self.pace.value, clock=self._clock)
+                       seed=int(seed_text) if seed_text else None, pace=self.pace.value, clock=self._clock,
+                       language=self.language)
         except (ValueError, OSError) as error:
             self.error.value = f'<div class="tnb-warn" style="white-space:pre-wrap">{escape(str(error))}</div>'
             return
@@ -248,10 +365,11 @@ class GameSetup:
 
 
 def form_words(message: str) -> str:
-    """A map message with each loading option named as the form names it."""
-    return (message.replace(HINT_MERGE, f'tick "{MERGE_LABEL}"')
-            .replace(HINT_NAME_PROPERTY, 'type it in "Name field"')
-            .replace(HINT_LINK, '"Links": A=B, C=D'))
+    """A map message with each loading option named as the form names it
+    (in the language in use: the form's labels)."""
+    return (message.replace(HINT_MERGE, _('tick "{label}"').format(label=_(MERGE_LABEL)))
+            .replace(HINT_NAME_PROPERTY, _('type it in "{field}"').format(field=_("Name field")))
+            .replace(HINT_LINK, _('"{field}": A=B, C=D').format(field=_("Links"))))
 
 
 PREVIEW_COLOURS = ("#CFE0C3", "#F3D9B1", "#C9D7EA", "#EBC8C8", "#DCD0E8")
@@ -262,9 +380,10 @@ def bank_warnings_html(found: Sequence[str]) -> str:
     if not found:
         return ""
     lines = "\n".join(capped_lines(found))
-    return (f'<details class="tnb-note"><summary>{len(found)} warning{"s" if len(found) > 1 else ""} about '
-            f'the questions (rows left out, and why)</summary><div style="white-space:pre-wrap">{escape(lines)}'
-            "</div></details>")
+    summary = ngettext("{n} warning about the questions (rows left out, and why)",
+                       "{n} warnings about the questions (rows left out, and why)", len(found)).format(n=len(found))
+    return (f'<details class="tnb-note"><summary>{escape(summary)}</summary><div style="white-space:pre-wrap">'
+            f"{escape(lines)}</div></details>")
 
 
 def map_preview(game_map: GameMap, height: str = "260px") -> MapView:
@@ -278,5 +397,11 @@ def map_preview(game_map: GameMap, height: str = "260px") -> MapView:
 
 def setup(**settings: object) -> GameSetup:
     """The setup form with a game below it; ``settings`` preset the form
-    (``rules``, ``map``, ``bank``, ``you``, ``bots``, ``seed``, ``pace``)."""
+    (``rules``, ``map``, ``bank``, ``you``, ``bots``, ``seed``, ``pace``,
+    ``language``: its first field, ``"hu"``; None: the kernel's).
+
+    Raises:
+        LanguageError: no catalogue for ``language`` (the message lists the
+            languages there are).
+    """
     return GameSetup(**settings)

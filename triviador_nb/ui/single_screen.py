@@ -13,15 +13,19 @@ from ..bots import Bot
 from ..classroom import Clock, JournalError, read_journal, rebuild_games
 from ..classroom.journal import named_as, needed, new_journal_path
 from ..engine import Game, find_rule_set
+from ..i18n import N_, RULE_SET, _, ngettext, pgettext, set_language, speaking
 from ..maps import GameMap, resolve_map
 from .app import GameApp
-from .teacher import HostScreen, resume_rooms
+from .teacher import HostScreen, language_here, resume_rooms, skill_name
+
+YOUR_TEAM = N_("Your team")  # play()'s name for the person at the screen, in the game's language
 
 
 def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledge_en",
          rules: str = "conquiztador", you: str | None = "Your team", bots: Sequence[str] | None = None,
          seed: int | None = None, pace: float = 1.0, clock: Clock | None = None,
-         teams: Sequence[str] | None = None, journal: str | Path | bool = True) -> GameApp:
+         teams: Sequence[str] | None = None, journal: str | Path | bool = True,
+         language: str | None = None) -> GameApp:
     """Start a game in the notebook: you (or two or three teams) against bots.
 
     Args:
@@ -44,6 +48,10 @@ def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledg
             after a kernel restart: a file path, True for a new file under
             ``$TRIVIADOR_NB_HOME/journals`` (default ``~/.triviador_nb``), or
             False for none.
+        language: the language of the screen (``"hu"``), made the kernel's
+            language (:func:`triviador_nb.i18n.set_language`), so the report
+            after the game speaks it too; None: the kernel's. The default
+            name "Your team" is said in it.
 
     Returns:
         The :class:`GameApp`; display it (it is the cell's value).
@@ -51,26 +59,47 @@ def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledg
     Raises:
         ValueError: the number of bots does not fill the rule set's seats, or
             fewer than 2 or more than the seats' teams.
+        LanguageError: no catalogue for ``language`` (the message lists the
+            languages there are).
         FileExistsError: ``journal`` names a file that exists.
     """
+    if language is not None:
+        language = set_language(language)
+    with speaking(language) as language:
+        return _play(map, bank, rules, you, bots, seed, pace, clock, teams, journal, language)
+
+
+def _play(map: str | Path | GameMap, bank: object, rules: str, you: str | None, bots: Sequence[str] | None,
+          seed: int | None, pace: float, clock: Clock | None, teams: Sequence[str] | None,
+          journal: str | Path | bool, language: str) -> GameApp:
+    if you == YOUR_TEAM:
+        you = _(YOUR_TEAM)
     rule_set = find_rule_set(rules)
+    title = pgettext(RULE_SET, rule_set.title)
     names = list(teams) if teams is not None else ([you] if you is not None else [])
     if len({n.casefold() for n in names}) != len(names):
-        raise ValueError(f"the teams need names that differ: {', '.join(names)}")
+        raise ValueError(_("the teams need names that differ: {names}").format(names=", ".join(names)))
     if teams is not None and not 2 <= len(names) <= rule_set.players:
-        raise ValueError(f"{rule_set.title} is for {rule_set.players} players: give 2 to {rule_set.players} "
-                         f"team names, not {len(names)}")
+        raise ValueError(ngettext("{rules} is for {players} player: give 2 to {players} team names, not {given}",
+                                  "{rules} is for {players} players: give 2 to {players} team names, not {given}",
+                                  rule_set.players).format(rules=title, players=rule_set.players, given=len(names)))
     if bots is None:
         bots = ("medium", "hard", "easy")[:rule_set.players - len(names)]
     if len(names) + len(bots) != rule_set.players:
-        raise ValueError(f"{rule_set.title} is for {rule_set.players} players: with "
-                         f"{len(names) or 'no'} human{'s' if len(names) != 1 else ''}, give "
-                         f"{rule_set.players - len(names)} bot skills, not {len(bots)}")
-    setup = {"screen": "play", "map": named_as(map), "bank": named_as(bank), "rules": rule_set.name,
+        humans = (ngettext("{n} human", "{n} humans", len(names)).format(n=len(names)) if names
+                  else _("no humans"))
+        skills = rule_set.players - len(names)
+        raise ValueError(ngettext("{rules} is for {players} player: with {humans}, give {skills}, not {given}",
+                                  "{rules} is for {players} players: with {humans}, give {skills}, not {given}",
+                                  rule_set.players)
+                         .format(rules=title, players=rule_set.players, humans=humans, given=len(bots),
+                                 skills=ngettext("{n} bot skill", "{n} bot skills", skills).format(n=skills)))
+    setup = {"screen": "play", "language": language, "map": named_as(map), "bank": named_as(bank),
+             "rules": rule_set.name,
              "humans": names, "teams": teams is not None, "bots": list(bots), "pace": pace}
     game_map, question_bank = resolve_map(map, players=rule_set.players), resolve_bank(bank)
     seed = seed if seed is not None else secrets.randbelow(1_000_000)
-    app = _app(setup, game_map, question_bank, clock, [], seed)
+    app = _app(setup, game_map, question_bank, clock, [], seed, language)
     if journal:
         path = Path(journal) if journal is not True else new_journal_path(f"game{seed}")
         app.keep_journal(path, setup)
@@ -119,21 +148,27 @@ def resume(path: str | Path | Sequence[str | Path], map: str | Path | GameMap | 
     game_map = resolve_map(map if map is not None else needed(setup["map"], "map"), players=players)
     question_bank = resolve_bank(bank if bank is not None else needed(setup["bank"], "bank"))
     games = rebuild_games(contents, game_map.board, question_bank)
-    app = _app(setup, game_map, question_bank, clock, games, games[-1].seed)
-    app.keep_journal(path, setup, resumed=contents)
-    skipped = " ".join(contents.problems)
-    app._say(f"Resumed from {Path(path).name}: game {len(games)}, "
-             f"{len(games[-1].actions)} moves in. Press Start to go on." + (f" {skipped}" if skipped else ""),
-             warn=bool(skipped))
+    with speaking(language_here(setup.get("language"))) as language:  # the journal's, when this kernel has it
+        app = _app(setup, game_map, question_bank, clock, games, games[-1].seed, language)
+        app.keep_journal(path, setup, resumed=contents)
+        skipped = " ".join(contents.problems)
+        moves = len(games[-1].actions)
+        text = ngettext("Resumed from {file}: game {game}, {n} move in. Press Start to go on.",
+                        "Resumed from {file}: game {game}, {n} moves in. Press Start to go on.",
+                        moves).format(file=Path(path).name, game=len(games), n=moves)
+        app._say(text + (f" {skipped}" if skipped else ""), warn=bool(skipped))
     return app
 
 
 def _app(setup: dict, game_map: GameMap, question_bank: Any, clock: Clock | None, games: list[Game],
-         seed: int) -> GameApp:
-    """The app for ``setup`` (see :func:`play`), with ``games`` played already."""
+         seed: int, language: str) -> GameApp:
+    """The app for ``setup`` (see :func:`play`), with ``games`` played
+    already, speaking ``language`` (its bots named in it)."""
     rule_set = find_rule_set(setup["rules"])
     humans, skills = list(setup["humans"]), dict(enumerate(setup["bots"], start=len(setup["humans"])))
-    names = humans + [f"Bot {i} ({s})" for i, s in enumerate(setup["bots"], start=1)]
+    with speaking(language):
+        names = humans + [_("Bot {n} ({skill})").format(n=i, skill=skill_name(s))
+                          for i, s in enumerate(setup["bots"], start=1)]
 
     def new_game(game_seed: int, asked_before: frozenset[str] = frozenset()) -> tuple[Game, dict[int, Bot]]:
         game = Game(rule_set, game_map.board, question_bank, game_seed, names=names, asked_before=asked_before)
@@ -143,4 +178,4 @@ def _app(setup: dict, game_map: GameMap, question_bank: Any, clock: Clock | None
     game = games[-1] if games else new_game(seed)[0]
     teams = dict(enumerate(humans)) if setup["teams"] else None
     return GameApp(game, game_map, 0 if humans and not teams else None, bots, clock=clock, pace=setup["pace"],
-                   new_game=new_game, teams=teams, earlier=games[:-1])
+                   new_game=new_game, teams=teams, earlier=games[:-1], language=language)

@@ -14,10 +14,12 @@ from html import escape
 import ipywidgets as w
 
 from ..classroom import Clock, LoopClock
+from ..i18n import _, set_language, speaking
 from ..rooms import CodeError, JoinError, RemoteSource, RoomClient
 from .cells import close_widgets, shown_by_cell
 from .screen import GameScreen
 from .styles import CSS
+from .teacher import language_here, skill_name
 
 class StudentScreen:
     """The join form, the lobby and then the game screen of one student.
@@ -25,35 +27,44 @@ class StudentScreen:
     Args:
         code, name, address: as for :func:`join`; with no code, the form waits.
         clock: the loop the widgets live on (the kernel's by default).
+        language: the student's choice of language (``"cs"``); None: the
+            room's language once joined (the teacher's), or the kernel's
+            before, or when this kernel has no catalogue for the room's.
 
     Attributes:
+        language: the code of the language the screen speaks now.
         client: the room connection once joined (None before).
         screen: the game screen once the game is under way (None before).
         widget: the root widget.
     """
 
     def __init__(self, code: str | None = None, name: str | None = None, address: str | None = None,
-                 clock: Clock | None = None):
+                 clock: Clock | None = None, language: str | None = None):
+        with speaking(language) as self.language:
+            self._chosen = language is not None
+            self._build(code, name, address, clock)
+
+    def _build(self, code: str | None, name: str | None, address: str | None, clock: Clock | None) -> None:
         self.clock = clock or LoopClock()
         self.client: RoomClient | None = None
         self.screen: GameScreen | None = None
         self._closed = False
         self.header = w.HTML()
-        self.code_box = w.Text(value=code or "", placeholder="K7-PQ45", description="Room code",
+        self.code_box = w.Text(value=code or "", placeholder="K7-PQ45", description=_("Room code"),
                                layout={"width": "260px"}, style={"description_width": "90px"})
-        self.name_box = w.Text(value=name or "", placeholder="your name", description="Your name",
+        self.name_box = w.Text(value=name or "", placeholder=_("your name"), description=_("Your name"),
                                continuous_update=False, layout={"width": "320px"}, style={"description_width": "90px"})
-        self.join_button = w.Button(description="Join", button_style="primary", layout={"width": "120px",
+        self.join_button = w.Button(description=_("Join"), button_style="primary", layout={"width": "120px",
                                                                                          "height": "40px"})
-        self.join_button.on_click(lambda _: self.connect(self.code_box.value, self.name_box.value, address))
-        self.name_box.observe(lambda _: self.connect(self.code_box.value, self.name_box.value, address)
+        self.join_button.on_click(lambda _b: self.connect(self.code_box.value, self.name_box.value, address))
+        self.name_box.observe(lambda _c: self.connect(self.code_box.value, self.name_box.value, address)
                               if self.code_box.value.strip() and self.name_box.value.strip() else None, "value")
         self.form = w.HBox([self.code_box, self.name_box, self.join_button], layout={"align_items": "center"})
         self.lobby = w.HTML()
         self.body = w.VBox(layout={"width": "100%"})
         self.widget = w.VBox([w.HTML(CSS), self.header, self.form, self.lobby, self.body], layout={"width": "100%"})
         self.widget.add_class("tnb-root")
-        self._say("Type the room code from the teacher's screen and your name, then press Join.")
+        self._say(escape(_("Type the room code from the teacher's screen and your name, then press Join.")))
         if code and name:
             self.connect(code, name, address)
 
@@ -63,26 +74,35 @@ class StudentScreen:
     def connect(self, code: str, name: str, address: str | None = None) -> bool:
         """Join room ``code`` as ``name``; True when the room let us in (else
         the reason is on screen)."""
+        with speaking(self.language):
+            return self._connect(code, name, address)
+
+    def _connect(self, code: str, name: str, address: str | None) -> bool:
         if self.client is not None:
             return True
-        self._say(f"Joining room {escape(code.strip())}…")
+        self._say(escape(_("Joining room {code}…").format(code=code.strip())))
         try:
             client = RoomClient(code, name, address)
         except (JoinError, CodeError, ValueError) as refused:
             self._say(escape(str(refused)), warn=True)
             return False
         self.client = client
+        room_language = None if self._chosen else language_here(client.language)
+        if room_language is not None:
+            self.language = room_language  # the teacher's language, when this kernel has it
         self.form.layout.display = "none"
         client.on_change(lambda: self.clock.call_soon_threadsafe(self._guarded_refresh))
-        self._refresh()
+        with speaking(self.language):
+            self._refresh()
         return True
 
     def _guarded_refresh(self) -> None:
-        try:
-            self._refresh()
-        except Exception as error:  # noqa: BLE001 - the student's screen must survive any fault
-            self._say(f"Something went wrong ({type(error).__name__}: {escape(str(error))}); the room goes on.",
-                      warn=True)
+        with speaking(self.language):
+            try:
+                self._refresh()
+            except Exception as error:  # noqa: BLE001 - the student's screen must survive any fault
+                self._say(escape(_("Something went wrong ({error}); the room goes on.")
+                                 .format(error=f"{type(error).__name__}: {error}")), warn=True)
 
     def _refresh(self) -> None:
         client = self.client
@@ -90,31 +110,40 @@ class StudentScreen:
             return
         seat = client.seat
         seats = client.lobby.get("seats", [])
-        where = "watching" if seat is None else f"seat {seat + 1}"
-        if seat is not None and client.view is not None:
-            where += f" ({client.view.players[seat].colour})"
-        state = {"joined": "connected", "reconnecting": "connection lost: reconnecting…",
-                 "closed": "the room is closed", "refused": "disconnected"}.get(client.status, client.status)
+        if seat is None:
+            where = _("watching")
+        elif client.view is not None:
+            where = _("seat {n} ({colour})").format(n=seat + 1, colour=client.view.players[seat].colour)
+        else:
+            where = _("seat {n}").format(n=seat + 1)
+        state = {"joined": _("connected"), "reconnecting": _("connection lost: reconnecting…"),
+                 "closed": _("the room is closed"), "refused": _("disconnected")}.get(client.status, client.status)
         warn = client.status != "joined"
-        line = f"Room {escape(client.code)} · {escape(client.name)} · {where} · {escape(state)}"
+        line = escape(_("Room {code} · {name} · {where} · {state}").format(code=client.code, name=client.name,
+                                                                        where=where, state=state))
         if client.message:
             line += f"<br>{escape(client.message)}"
         self._say(line, warn=warn)
         if client.view is None:
-            rows = "".join(
-                f'<tr><td><b>Seat {s["seat"] + 1}</b></td>'
-                f'<td>{escape(", ".join(s["members"]) or ("bot · " + s["bot"] if s["bot"] else "free"))}</td></tr>'
-                for s in seats)
+            rows = ""
+            for s in seats:
+                who = ", ".join(s["members"]) or (_("bot · {skill}").format(skill=skill_name(s["bot"])) if s["bot"]
+                                                  else _("free"))
+                rows += (f'<tr><td><b>{escape(_("Seat {n}").format(n=s["seat"] + 1))}</b></td>'
+                         f"<td>{escape(who)}</td></tr>")
             waiting = client.lobby.get("waiting", [])
-            extra = f'<p class="tnb-note">Waiting for a seat: {escape(", ".join(waiting))}</p>' if waiting else ""
-            self.lobby.value = (f'<div class="tnb-lobby"><p style="font-size:20px">Waiting for the teacher to '
-                                f'press Start…</p><table class="tnb-scores">{rows}</table>{extra}</div>')
+            extra = (f'<p class="tnb-note">{escape(_("Waiting for a seat: {names}").format(names=", ".join(waiting)))}'
+                     "</p>" if waiting else "")
+            self.lobby.value = (f'<div class="tnb-lobby"><p style="font-size:20px">'
+                                f'{escape(_("Waiting for the teacher to press Start…"))}</p>'
+                                f'<table class="tnb-scores">{rows}</table>{extra}</div>')
             return
         self.lobby.value = ""
         if client.game_map is not None and (self.screen is None or self.screen.seat != seat):
             if self.screen is not None:
                 self.screen.close()
-            self.screen = GameScreen(RemoteSource(client, self.clock), client.game_map, seat, start_button=False)
+            self.screen = GameScreen(RemoteSource(client, self.clock), client.game_map, seat, start_button=False,
+                                     language=self.language)
             self.body.children = [self.screen.widget]
 
     def _say(self, html: str, warn: bool = False) -> None:
@@ -134,7 +163,8 @@ class StudentScreen:
         close_widgets(self.widget)
 
 
-def join(code: str | None = None, name: str | None = None, address: str | None = None) -> StudentScreen:
+def join(code: str | None = None, name: str | None = None, address: str | None = None,
+         language: str | None = None) -> StudentScreen:
     """Join the teacher's room and play your seat.
 
     Args:
@@ -143,11 +173,21 @@ def join(code: str | None = None, name: str | None = None, address: str | None =
         name: your name (or your team's), 1-40 characters.
         address: where the teacher's computer is, when it is not this
             machine: the address on the teacher's screen (``"192.168.1.20"``).
+        language: the language of your screen (``"cs"``), made this
+            kernel's language (:func:`triviador_nb.i18n.set_language`); None:
+            the teacher's (the room's), or this kernel's when it does not have
+            the teacher's.
 
     Returns:
         The :class:`StudentScreen` (the cell's value). Run the cell again with
         the same code and name to rejoin (after a kernel restart too).
+
+    Raises:
+        LanguageError: no catalogue for ``language`` (the message lists the
+            languages there are).
     """
-    screen = StudentScreen(code, name, address)
+    if language is not None:
+        language = set_language(language)
+    screen = StudentScreen(code, name, address, language=language)
     shown_by_cell(screen)
     return screen

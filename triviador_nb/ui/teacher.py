@@ -25,7 +25,9 @@ import ipywidgets as w
 from ..banks import resolve_bank
 from ..classroom import Clock, JournalError, LoopClock, read_journal
 from ..classroom.journal import needed as _given, new_journal_path
+from .. import words
 from ..engine import find_rule_set
+from ..i18n import N_, LanguageError, _, languages, ngettext, set_language, speaking, translation
 from ..maps import resolve_map
 from ..rooms import Room, RoomHost, codes
 from .cells import close_widgets, shown_by_cell
@@ -35,6 +37,26 @@ from .styles import CSS
 
 WATCH = "watch"
 REMOVE = "remove"
+#: A bot's skill (its identifier) -> its name on screen.
+SKILL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+
+
+def language_here(code: object) -> str | None:
+    """``code`` when this kernel has that language (a room's, a journal's),
+    else None (the screen then speaks the kernel's language)."""
+    if not isinstance(code, str) or code not in languages():
+        return None
+    try:
+        translation(code)
+    except LanguageError:  # a .po file here that cannot be read: the kernel's language instead
+        return None
+    return code
+
+
+def skill_name(skill: str) -> str:
+    """A bot's skill as the screen names it, in the language in use (an
+    unknown one as it is)."""
+    return _(SKILL_NAMES[skill]) if skill in SKILL_NAMES else skill
 
 
 class HostScreen:
@@ -43,16 +65,24 @@ class HostScreen:
     Args:
         room_host: the host; rooms: its rooms (shown in this order).
         clock: the kernel's loop (the widgets' own).
+        language: the language code of the teacher's screen, its projector
+            screens and controls (``"hu"``; None: the kernel's).
 
     Attributes:
         host, rooms: the host and its rooms; shown: the room shown full-size.
+        language: the code of the screen's language.
         screens: room code -> its projector screen (once started).
         controls: room code -> the teacher's controls on it (pause, skip,
             undo, end; a seat's answer entered for it).
         widget: the root widget.
     """
 
-    def __init__(self, room_host: RoomHost, rooms: list[Room], clock: Clock | None = None):
+    def __init__(self, room_host: RoomHost, rooms: list[Room], clock: Clock | None = None,
+                 language: str | None = None):
+        with speaking(language) as self.language:
+            self._build(room_host, rooms, clock)
+
+    def _build(self, room_host: RoomHost, rooms: list[Room], clock: Clock | None) -> None:
         self.host, self.rooms = room_host, rooms
         self.clock = clock or LoopClock()
         self.shown = rooms[0]
@@ -67,11 +97,11 @@ class HostScreen:
                                       layout={"display": "none" if len(rooms) == 1 else None})
         self.choose.observe(lambda change: self._guarded(self._show_room, change["new"]), "value")
         self.lobby = w.VBox()
-        self.start_button = w.Button(description="Start", button_style="primary",
+        self.start_button = w.Button(description=_("Start"), button_style="primary",
                                      layout={"width": "320px", "height": "56px"},
                                      style={"font_size": "22px", "font_weight": "bold"})
         self.start_button.on_click(lambda _: self._guarded(self._start, self.shown))
-        self.start_all = w.Button(description="Start every room", button_style="primary",
+        self.start_all = w.Button(description=_("Start every room"), button_style="primary",
                                   layout={"width": "320px", "height": "56px",
                                           "display": "none" if len(rooms) == 1 else None},
                                   style={"font_size": "22px", "font_weight": "bold"})
@@ -114,17 +144,20 @@ class HostScreen:
             self.lobby.children = self._lobby_widgets(room)
             for widget in old:
                 close_widgets(widget)
-        self.start_button.description = f"Start room {room.code}" if len(self.rooms) > 1 else "Start the game"
+        self.start_button.description = (_("Start room {code}").format(code=room.code) if len(self.rooms) > 1
+                                         else _("Start the game"))
         self.start_button.layout.display = "none" if room.started else None
         self.start_all.layout.display = None if len(self.rooms) > 1 and not all(r.started for r in self.rooms) \
             else "none"
         if room.started and room.code not in self.screens:
             screen = self.screens[room.code] = GameScreen(
-                TableSource(room.table, screen_clock=self.clock, roles=room.roles, note=f"room {room.code}"),
-                room.game_map, None, start_button=False)
+                TableSource(room.table, screen_clock=self.clock, roles=room.roles,
+                            note=_("room {code}").format(code=room.code)),
+                room.game_map, None, start_button=False, language=self.language)
             game = room.table.game
             controls = self.controls[room.code] = TeacherControls(
-                room.table, {p.seat: p.name for p in game.players if p.seat not in room.table.bots}, run=room.run)
+                room.table, {p.seat: p.name for p in game.players if p.seat not in room.table.bots}, run=room.run,
+                language=self.language)
             controls.attach(screen)
             if room.journal is not None:
                 controls.show_journal(str(room.journal.path.resolve()))
@@ -134,24 +167,32 @@ class HostScreen:
         self.game.children = [screen.widget] if screen is not None else []
         entries = list(self.host.log)[-8:]
         self.refused.value = "" if not self.host.refused else (
-            f'<details class="tnb-note"><summary>Refused messages: {self.host.refused}</summary>'
+            f'<details class="tnb-note"><summary>{escape(_("Refused messages: {n}").format(n=self.host.refused))}'
+            "</summary>"
             + "".join(f"<div>{escape(e.room)} · {escape(e.who)}: {escape(e.text)}</div>" for e in entries)
             + "</details>")
 
     def _codes_html(self) -> str:
         address = self.host.address
-        where = ("on this computer's JupyterLab" if address in ("127.0.0.1", "::1", "localhost")
-                 else f"address {escape(_shown_address(address))}")
-        if self.host.host_part is None:
-            where += f", port {self.host.port}"
+        local, own_port = address in ("127.0.0.1", "::1", "localhost"), self.host.host_part is None
+        if local and own_port:
+            how = _("Open {notebook} on this computer's JupyterLab, port {port}, type the code and your name "
+                    "(or run {command}).")
+        elif local:
+            how = _("Open {notebook} on this computer's JupyterLab, type the code and your name (or run {command}).")
+        elif own_port:
+            how = _("Open {notebook} address {address}, port {port}, type the code and your name (or run {command}).")
+        else:
+            how = _("Open {notebook} address {address}, type the code and your name (or run {command}).")
         codes = " ".join(f'<span class="tnb-code">{escape(r.code)}</span>' for r in self.rooms)
         example = (f'join("{self.rooms[0].code}", name="…")' if address in ("127.0.0.1", "::1", "localhost")
                    and self.host.host_part is not None
                    else f'join("{self.rooms[0].code}", name="…", address="{_shown_address(address)}'
                         f'{"" if self.host.host_part else ":" + str(self.host.port)}")')
-        return (f'<div class="tnb-title">Join the game: {codes}</div>'
-                f'<div style="font-size:20px">Open <b>join.ipynb</b> {where}, type the code and your name '
-                f'(or run <code>{escape(example)}</code>).</div>')
+        how = escape(how).format(notebook="<b>join.ipynb</b>", address=escape(_shown_address(address)),
+                                 port=self.host.port, command=f"<code>{escape(example)}</code>")
+        return (f'<div class="tnb-title">{escape(_("Join the game: {codes}")).format(codes=codes)}</div>'
+                f'<div style="font-size:20px">{how}</div>')
 
     def _overview_html(self) -> str:
         rows = []
@@ -159,39 +200,48 @@ class HostScreen:
             v = room.view(None)
             if v is None:
                 people = sum(1 for m in room.members() if m.seat is not None)
-                state, scores = f"lobby · {people} seated", ""
+                state, scores = ngettext("lobby · {n} seated", "lobby · {n} seated", people).format(n=people), ""
             else:
-                state = "over" if v.is_over else v.phase_name.replace("_", " ")
+                state = _("over") if v.is_over else words.phase_label(v.phase_name)
                 scores = " · ".join(f"{escape(p.name)} {p.score}" for p in v.players)
             rows.append(f"<tr><td><b>{escape(room.code)}</b></td><td>{escape(state)}</td><td>{scores}</td></tr>")
         return f'<table class="tnb-scores" style="font-size:18px">{"".join(rows)}</table>'
 
     def _lobby_widgets(self, room: Room) -> list[w.Widget]:
-        options = [("watch", WATCH)] + [(f"seat {s + 1}", s) for s in range(room.record.seats)] + \
-            [("remove from the room", REMOVE)]
+        options = [(_("watch"), WATCH)] + [(_("seat {n}").format(n=s + 1), s) for s in range(room.record.seats)] + \
+            [(_("remove from the room"), REMOVE)]
         rows: list[w.Widget] = []
         for seat in range(room.record.seats):
             members = [m for m in room.members() if m.seat == seat]
             bot = room.record.bots.get(seat)
-            who = ", ".join(f"{m.name}{'' if room.connected(m.name) else ' (offline)'}" for m in members)
-            label = w.HTML(f'<span style="font-size:18px"><b>Seat {seat + 1}</b>: '
-                           f'{escape(who) if who else ("bot · " + bot if bot else "free: a bot plays it")}'
-                           f'{" · bot plays now (" + bot + ")" if bot and members else ""}</span>',
-                           layout={"width": "520px"})
+            who = ", ".join(m.name if room.connected(m.name) else _("{name} (offline)").format(name=m.name)
+                            for m in members)
+            if who and bot:
+                text = _("{seat}: {who} · bot plays now ({skill})")
+            elif who:
+                text = _("{seat}: {who}")
+            elif bot:
+                text = _("{seat}: bot · {skill}")
+            else:
+                text = _("{seat}: free: a bot plays it")
+            text = escape(text).format(seat=f"<b>{escape(_('Seat {n}').format(n=seat + 1))}</b>", who=escape(who),
+                                       skill=escape(skill_name(bot)) if bot else "")
+            label = w.HTML(f'<span style="font-size:18px">{text}</span>', layout={"width": "520px"})
             controls: list[w.Widget] = [label]
             if not room.started and not members:
-                skill = w.Dropdown(options=[("medium bot", "medium"), ("easy bot", "easy"), ("hard bot", "hard")],
+                skill = w.Dropdown(options=[(_("medium bot"), "medium"), (_("easy bot"), "easy"),
+                                            (_("hard bot"), "hard")],
                                    value=bot or "medium", layout={"width": "140px"})
                 skill.observe(lambda change, s=seat: self._guarded(room.set_bot, s, change["new"]), "value")
                 controls.append(skill)
             elif room.started and members:
                 if bot:
-                    back = w.Button(description="Hand back", layout={"width": "140px"})
+                    back = w.Button(description=_("Hand back"), layout={"width": "140px"})
                     back.on_click(lambda _, s=seat: self._guarded(room.hand_back, s))
                     controls.append(back)
                 else:
-                    hand = w.Button(description="Bot plays it", layout={"width": "140px"},
-                                    tooltip="A silent seat: a medium bot plays it until you hand it back")
+                    hand = w.Button(description=_("Bot plays it"), layout={"width": "140px"},
+                                    tooltip=_("A silent seat: a medium bot plays it until you hand it back"))
                     hand.on_click(lambda _, s=seat: self._guarded(room.hand_to_bot, s, "medium"))
                     controls.append(hand)
             rows.append(w.HBox(controls, layout={"align_items": "center"}))
@@ -205,11 +255,12 @@ class HostScreen:
                 pick.observe(lambda change, name=m.name: self._guarded(self._seat_chosen, room, name, change["new"]),
                              "value")
                 chooser_rows.append(pick)
-            rows.append(w.HTML('<div class="tnb-note">Move a student to another seat (two in one seat play it as '
-                               'a team), or to "watch":</div>'))
+            rows.append(w.HTML('<div class="tnb-note">{}</div>'.format(escape(
+                _('Move a student to another seat (two in one seat play it as a team), or to "watch":')))))
             rows.append(w.HBox(chooser_rows, layout={"flex_flow": "row wrap"}))
         else:
-            rows.append(w.HTML('<div class="tnb-note" style="font-size:18px">Nobody has joined yet.</div>'))
+            rows.append(w.HTML(f'<div class="tnb-note" style="font-size:18px">{escape(_("Nobody has joined yet."))}'
+                               "</div>"))
         return rows
 
     # ------------------------------------------------------------------ actions
@@ -250,12 +301,17 @@ class HostScreen:
     def _guarded(self, fn: Any, *args: Any) -> None:
         if self._closed:
             return
+        with speaking(self.language):
+            self._run_guarded(fn, *args)
+
+    def _run_guarded(self, fn: Any, *args: Any) -> None:
         try:
             fn(*args)
         except (ValueError, KeyError) as refused:
             self._say(str(refused).strip("'\""), warn=True)
         except Exception as error:  # noqa: BLE001 - the teacher's screen must survive any fault
-            self._say(f"Something went wrong ({type(error).__name__}: {error}). The rooms go on.", warn=True)
+            self._say(_("Something went wrong ({error}). The rooms go on.")
+                      .format(error=f"{type(error).__name__}: {error}"), warn=True)
 
     def close(self) -> None:
         """Close every room (students are told), the host and the widgets."""
@@ -282,7 +338,7 @@ def _shown_address(address: str) -> str:
 
 def host(rules: str = "conquiztador", map: Any = "hungary", bank: Any = "general_knowledge_en", rooms: int = 1,
          address: str = "127.0.0.1", port: int | None = None, seed: int | None = None,
-         pace: float = 1.0, journal: bool = True) -> HostScreen:
+         pace: float = 1.0, journal: bool = True, language: str | None = None) -> HostScreen:
     """Open game rooms for students on their own kernels; show codes, lobby and projector.
 
     Args:
@@ -297,16 +353,24 @@ def host(rules: str = "conquiztador", map: Any = "hungary", bank: Any = "general
             ``$TRIVIADOR_NB_HOME/journals`` (default ``~/.triviador_nb``), so
             :func:`triviador_nb.resume` brings the rooms back after a kernel
             restart; False for none.
+        language: the language of the teacher's screen and of the rooms
+            (``"hu"``), made the kernel's language
+            (:func:`triviador_nb.i18n.set_language`); the students' screens
+            speak it unless a student chose another. None: the kernel's.
 
     Returns:
         The :class:`HostScreen` (the cell's value); ``.rooms`` holds the rooms.
 
     Raises:
         ValueError: fewer than 1 or more than 50 rooms; unknown rules.
+        LanguageError: no catalogue for ``language`` (the message lists the
+            languages there are).
         OSError: the port cannot be had.
     """
     if type(rooms) is not int or not 1 <= rooms <= 50:
         raise ValueError(f"rooms is a number of rooms from 1 to 50, not {rooms!r}")
+    if language is not None:
+        set_language(language)  # before the port is taken: a wrong code leaves nothing open
     room_host = RoomHost(address, port)
     try:
         opened = [room_host.open_room(rules, map, bank, seed=None if seed is None else seed + i, pace=pace)
@@ -316,7 +380,7 @@ def host(rules: str = "conquiztador", map: Any = "hungary", bank: Any = "general
     except BaseException:
         room_host.close()
         raise
-    screen = HostScreen(room_host, opened)
+    screen = HostScreen(room_host, opened, language=opened[0].language)
     shown_by_cell(screen)
     return screen
 
@@ -357,10 +421,13 @@ def resume_rooms(paths: Sequence[str | Path], map: Any = None, bank: Any = None)
     except BaseException:
         room_host.close()
         raise
-    screen = HostScreen(room_host, rooms)
+    screen = HostScreen(room_host, rooms, language=language_here(rooms[0].language))
     problems = [p for c in contents for p in c.problems]
-    screen._say(f"Resumed {len(rooms)} room{'s' if len(rooms) != 1 else ''}: the games are paused. Students run "
-                "their join cell again; press Resume under the game when they are back."
-                + (" " + " ".join(problems) if problems else ""), warn=bool(problems))
+    with speaking(screen.language):
+        text = ngettext("Resumed {n} room: the games are paused. Students run their join cell again; press Resume "
+                        "under the game when they are back.",
+                        "Resumed {n} rooms: the games are paused. Students run their join cell again; press Resume "
+                        "under the game when they are back.", len(rooms)).format(n=len(rooms))
+        screen._say(text + (" " + " ".join(problems) if problems else ""), warn=bool(problems))
     shown_by_cell(screen)
     return screen
