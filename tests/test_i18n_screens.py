@@ -1,7 +1,7 @@
 """Languages on the screens (issue 12 part 6): the setup form's language
 field, play()/host()/join() in a language, and a room's language reaching
 its students' screens. A tiny Hungarian catalogue is written for each test
-into the teacher's languages folder (the project's hu.po is not there yet).
+into the teacher's languages folder, where it replaces the project's hu.po.
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def test_the_setup_form_offers_the_languages_first_and_relabels_itself_in_the_on
     form = setup(clock=clock, seed=3)
     try:
         assert form.widget.children[0].children[0].children[0] is form.language_choice  # the first field
-        assert list(form.language_choice.options) == [("English", "en"), ("Magyar", "hu")]
+        assert list(form.language_choice.options) == [("English", "en"), ("Čeština", "cs"), ("Magyar", "hu")]
         assert form.language_choice.value == "en" and form.new_game.description == "New game"
         assert form.map.label == "Hungary" and form.rules.label == "ConQUIZtador (3 players)"
         form.rules.value = "duel"
@@ -177,7 +177,8 @@ def test_play_in_a_language_speaks_it_and_makes_it_the_kernels(clock):
 def test_a_language_that_is_not_there_is_refused_with_the_languages_there_are(call):
     with pytest.raises(LanguageError) as refused:
         call()
-    assert str(refused.value).startswith("there is no language 'xx'; there are en (English), hu (Magyar).")
+    assert str(refused.value).startswith("there is no language 'xx'; there are en (English), cs (Čeština), "
+                                         "hu (Magyar).")
     assert current_language() == "en"
 
 
@@ -238,13 +239,19 @@ def test_a_students_screen_speaks_the_rooms_language_unless_the_student_chose_on
         ben.close()
 
 
-def test_a_room_language_this_kernel_does_not_have_leaves_the_students_own(hungarian, hungarian_room):
-    room, _teacher, _tclock = hungarian_room
-    (hungarian / "hu.po").unlink()  # the student's kernel has no Hungarian
-    assert "hu" not in languages()
+def test_a_room_language_this_kernel_does_not_have_leaves_the_students_own(hungarian):
+    (hungarian / "de.po").write_text(HU_PO.replace('"Language: hu', '"Language: de'), "utf-8")
+    set_language("de")  # a teacher's own German catalogue
+    room_host = RoomHost()
+    room = room_host.open_room(pace=0.05, reveal_s=0.2, think_s=0.2, seed=5)
+    teacher = HostScreen(room_host, [room], clock=ManualClock())
+    set_language("en")
+    (hungarian / "de.po").unlink()  # the student's kernel has no German
+    assert "de" not in languages()
     anna = StudentScreen(room.code, "Anna", clock=ManualClock())
     try:
         assert wait_until(lambda: anna.client is not None)
-        assert anna.client.language == "hu" and anna.language == "en"
+        assert anna.client.language == "de" and anna.language == "en"
     finally:
         anna.close()
+        teacher.close()

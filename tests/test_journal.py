@@ -253,25 +253,30 @@ def test_a_line_nested_too_deep_to_read_is_a_damaged_line(tmp_path):
 
 def test_saved_games_lists_this_version_s_journals_newest_first(tmp_path):
     """What the setup form offers to resume after a kernel restart: the
-    single screen's journals, newest first; a room host's, another version's
-    and a file that is no journal are left out."""
+    single screen's journals, newest first; a room host's, an unplayed game's,
+    another version's and a file that is no journal are left out."""
     import os
 
     from triviador_nb.classroom.journal import saved_games
 
-    older = tmp_path / "older.journal"
-    Journal(older, bot_table(RULE_SETS[0])[0], {**SETUP, "humans": ["Kékek"]})
-    newer = tmp_path / "newer.journal"
-    Journal(newer, bot_table(RULE_SETS[1])[0], {**SETUP, "humans": ["Pirosak"]})
-    room = tmp_path / "room.journal"
-    Journal(room, bot_table(RULE_SETS[0])[0], {**SETUP, "screen": "room"})
+    def played(path, rules, setup, seconds=10.0):
+        table, clock = bot_table(rules)
+        Journal(path, table, setup)
+        table.start()
+        clock.advance(seconds)
+
+    older, newer, room, unplayed = (tmp_path / f"{n}.journal" for n in ("older", "newer", "room", "unplayed"))
+    played(older, RULE_SETS[0], {**SETUP, "humans": ["Kékek"]})
+    played(newer, RULE_SETS[1], {**SETUP, "humans": ["Pirosak"]})
+    played(room, RULE_SETS[0], {**SETUP, "screen": "room"})
+    played(unplayed, RULE_SETS[0], SETUP, seconds=0.0)  # a setup form's game nobody moved in
     other = tmp_path / "other.journal"
     other.write_text(json.dumps({"journal": 1, "triviador_nb": "0.0.1", "setup": {}}) + "\n")
     (tmp_path / "junk.journal").write_bytes(b"\xff\xfe not json\n")
-    for age, path in enumerate((newer, room, other, older)):
+    for age, path in enumerate((unplayed, newer, room, other, older)):
         os.utime(path, (1_000_000 - age * 10, 1_000_000 - age * 10))
     found = saved_games(folder=tmp_path)
     assert [g.path.name for g in found] == ["newer.journal", "older.journal"]
-    assert found[0].setup["humans"] == ["Pirosak"] and found[0].saved == 1_000_000
+    assert found[0].setup["humans"] == ["Pirosak"] and found[0].saved == 999_990
     assert [g.path.name for g in saved_games(limit=1, folder=tmp_path)] == ["newer.journal"]
     assert saved_games(folder=tmp_path / "none") == []

@@ -419,3 +419,41 @@ def test_the_credit_under_the_map_is_natural_earth_only_for_the_built_maps(tmp_p
     from dataclasses import replace
     mine = replace(load_builtin_map("hungary"), source_path=tmp_path / "my_counties.geojson")  # a teacher's own
     assert map_credit(mine) == "Map: my_counties.geojson"
+
+
+def test_save_report_writes_the_lesson_s_spreadsheet_into_the_notebook_s_folder(tmp_path):
+    """Issue 12 part 4 from the teacher's buttons: one click, an xlsx (read
+    back with openpyxl) and the CSV files, named on screen."""
+    import openpyxl
+
+    from triviador_nb.classroom import ManualClock
+    clock = ManualClock()
+    app = teams_app(clock)
+    controls = app.controls
+    controls.report_folder = tmp_path
+    app.start()
+    controls.entries[0].value = "=1+2"  # not a number: refused, never in a cell
+    controls.entries[0].value = "1848"
+    controls.entries[1].value = "1900"
+    clock.advance(30)
+    controls.report_button.click()
+    xlsx, *csvs = controls.last_report
+    assert xlsx.parent == tmp_path and xlsx.name.startswith("report-") and xlsx.suffix == ".xlsx"
+    assert [c.name[len(xlsx.stem):] for c in csvs] == ["-players.csv", "-answers.csv", "-questions.csv",
+                                                       "-scores.csv"]
+    assert controls.message.value.endswith(f"Report saved: {xlsx.name} and 4 CSV files in {tmp_path}</span>")
+    book = openpyxl.load_workbook(xlsx)
+    assert book.sheetnames == ["players", "answers", "questions", "scores"]
+    rows = list(book["answers"].values)
+    column = rows[0].index("given")
+    assert {r[column] for r in rows[1:] if r[rows[0].index("player")] in ("Foxes", "Owls")} >= {1848, 1900}
+    assert not any(isinstance(v, str) and v.startswith("=") for r in rows for v in r)
+
+
+def test_save_report_says_when_the_folder_cannot_be_written(tmp_path):
+    from triviador_nb.classroom import ManualClock
+    app = teams_app(ManualClock())
+    app.controls.report_folder = tmp_path / "no" / "such" / "folder"
+    app.controls.report_button.click()
+    assert "The report could not be saved: Cannot save file into a non-existent directory" in app.controls.message.value
+    assert app.controls.last_report == []

@@ -559,3 +559,29 @@ def test_a_teachers_map_for_duel_needs_room_for_two_bases_only(tmp_path):
         assert len(resolve_map(str(path), players=2).board) == 4
         with pytest.raises(ValueError, match="3"):
             resolve_map(str(path), players=3)
+
+
+def test_setup_form_resumes_a_game_saved_before_the_kernel_restarted(clock, token_home):
+    """Issue 12 part 3 without typing a path: the form lists the saved games
+    (newest first) and brings one back where it stood."""
+    from triviador_nb.ui import setup
+
+    form = setup(clock=clock, seed=42)
+    assert form.saved_row.layout.display == "none"  # nothing saved before this form
+    form.teams.value = "Foxes, Owls"
+    form.new_game.click()
+    played = form.app
+    played.start()
+    played.controls.entries[0].value = "1848"
+    before = played.game.to_dict()
+    form.close()  # the kernel restarts
+    again = setup(clock=clock)
+    labels = [label for label, _path in again.saved_choice.options]
+    assert again.saved_row.layout.display is None and labels[0].endswith(" · ConQUIZtador · Foxes, Owls")
+    assert again.resume_button.description == "Resume the saved game"
+    again.resume_button.click()
+    assert again.app.game.to_dict() == before and again.app.teams == {0: "Foxes", 1: "Owls"}
+    assert again.game_box.children == (again.app.widget,)
+    again.saved_choice.options = [("broken", str(again.app.journal.path.with_name("missing.journal")))]
+    again.resume_button.click()
+    assert "No such file or directory" in again.error.value and again.app.game.to_dict() == before

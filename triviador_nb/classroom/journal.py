@@ -44,14 +44,18 @@ class JournalError(ValueError):
 
 def named_as(value: object) -> object:
     """How a journal names a map or a bank for :func:`triviador_nb.resume`: a
-    built-in name, an absolute path, or a list of them; None for one loaded in
-    the notebook (resuming then needs it again)."""
+    built-in name, an absolute path, or a list of them; a loaded map's
+    ``loaded_with``; None for anything else loaded in the notebook (resuming
+    then needs it again)."""
     if isinstance(value, Path) or (isinstance(value, str) and Path(value).suffix):
         return str(Path(value).resolve())
     if isinstance(value, str):
         return value
     if isinstance(value, (list, tuple)) and all(isinstance(v, (str, Path)) for v in value):
         return [named_as(v) for v in value]
+    again = getattr(value, "loaded_with", None)  # a loaded map that says how it was loaded
+    if isinstance(again, dict) and again:
+        return dict(again)
     return None
 
 
@@ -99,9 +103,10 @@ class SavedGame:
 
 def saved_games(limit: int = 10, folder: Path | None = None) -> list[SavedGame]:
     """The newest ``limit`` journals in ``folder`` (default :func:`journals_dir`)
-    that this version can resume, newest first; a room host's journals and
-    files that are not journals of this version are left out (reading one
-    with :func:`read_journal` says why). Reads only each file's first line."""
+    that this version can resume, newest first. Left out: a room host's
+    journals, games in which nobody has moved yet (every setup form makes
+    one), and files that are not journals of this version (reading one with
+    :func:`read_journal` says why)."""
     folder = folder or journals_dir()
     try:
         paths = sorted(folder.glob("*.journal"), key=lambda p: p.stat().st_mtime, reverse=True)
@@ -112,12 +117,14 @@ def saved_games(limit: int = 10, folder: Path | None = None) -> list[SavedGame]:
         try:
             with path.open("rb") as handle:
                 header = json.loads(handle.readline())
+                moved = any(line.startswith(b'{"entry": "') and not line.startswith(b'{"entry": "draw ')
+                            or line.startswith(b'{"record": ') for line in handle)
             saved = path.stat().st_mtime
         except (OSError, ValueError, UnicodeDecodeError, RecursionError):
             continue
         if not (isinstance(header, dict) and header.get("journal") == JOURNAL_FORMAT
                 and header.get("triviador_nb") == __version__ and isinstance(header.get("setup"), dict)
-                and header["setup"].get("screen") != "room"):
+                and header["setup"].get("screen") != "room" and moved):
             continue
         found.append(SavedGame(path, saved, header["setup"]))
         if len(found) == limit:

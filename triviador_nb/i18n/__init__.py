@@ -90,6 +90,13 @@ def current_language() -> str:
     return _speaking.get() or _default
 
 
+def babel_locale() -> str:
+    """The language in use as a locale Babel has dates and numbers for
+    (``"en"`` for a teacher's language Babel does not know)."""
+    code = current_language()
+    return code if _babel_knows(code) else SOURCE
+
+
 def set_language(code: str) -> str:
     """Make ``code`` the kernel's language (the setup form's choice).
 

@@ -42,6 +42,7 @@ import math
 import warnings
 from collections.abc import Iterable, Sequence
 from numbers import Real
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -110,18 +111,19 @@ def load_builtin_map(name: str) -> GameMap:
         MapError: no such built-in map (the message lists the known names), or
             the file is invalid (see :func:`load_map`).
     """
-    return load_map(builtin_map_path(name))
+    return replace(load_map(builtin_map_path(name)), loaded_with={"name": name})
 
 
 def resolve_map(
-    game_map: str | Path | GameMap,
+    game_map: str | Path | GameMap | dict,
     players: int = 3,
     *,
     name_property: str | None = None,
     links: Iterable[Sequence[str]] | None = None,
     merge_by_name: bool = False,
 ) -> GameMap:
-    """A map from a built-in name (e.g. ``"hungary"``), a GeoJSON path, or a map.
+    """A map from a built-in name (e.g. ``"hungary"``), a GeoJSON path, a
+    map, or a map's :attr:`~.model.GameMap.loaded_with`.
 
     Args:
         players: the rule set's player count; a teacher's own map must hold
@@ -137,6 +139,12 @@ def resolve_map(
     """
     if isinstance(game_map, GameMap):
         return game_map
+    if isinstance(game_map, dict):  # a map's loaded_with, from a journal
+        if "name" in game_map:
+            return load_builtin_map(str(game_map["name"]))
+        return load_map(str(game_map["path"]), players=players, name_property=game_map.get("name_property"),
+                        links=[tuple(link) for link in game_map.get("links") or ()],
+                        merge_by_name=bool(game_map.get("merge_by_name")))
     options = {"name_property": name_property, "links": links, "merge_by_name": merge_by_name}
     text = str(game_map)
     if text.endswith((".geojson", ".json")) or Path(text).exists():
@@ -200,7 +208,9 @@ def load_map(
     for message in check.warnings:
         warnings.warn(f"{check.path}: {message}", MapWarning, stacklevel=2)
     assert check.game_map is not None
-    return check.game_map
+    again = {"path": str(Path(path).resolve()), "name_property": name_property, "merge_by_name": merge_by_name,
+             "links": [[str(part) for part in link] for link in links or ()]}
+    return replace(check.game_map, loaded_with=again)
 
 
 def check_map(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -65,6 +65,11 @@ class GameMap:
             share no land border (sea links of built maps, ``links=`` given to
             :func:`load_map`); both ends border each other in ``board``.
         warnings: things worth a look that do not stop the map loading.
+        loaded_with: how to load the map again (a journal keeps it for
+            :func:`triviador_nb.resume`): ``{"name": "hungary"}`` for a built
+            map, else ``{"path", "name_property", "links", "merge_by_name"}``
+            as given to :func:`~triviador_nb.maps.load_map`; empty for a map
+            made another way (a room's student receives the map itself).
     """
 
     board: Board
@@ -77,6 +82,7 @@ class GameMap:
     source_path: Path
     links: tuple[Link, ...] = ()
     warnings: tuple[str, ...] = ()
+    loaded_with: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)

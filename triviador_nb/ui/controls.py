@@ -12,13 +12,16 @@ questions 1-4 or A-D.
 
 from __future__ import annotations
 
+import time
 from html import escape
+from pathlib import Path
 from typing import Callable, Mapping
 
 import ipywidgets as w
 
 from ..classroom import Ack, Table
 from ..engine.actions import Draw
+from ..reports import Report
 from ..i18n import _, speaking
 from .cells import close_widgets
 from .question_panel import parse_guess
@@ -55,7 +58,8 @@ class TeacherControls:
 
     Attributes:
         widget: the box to display; pause_button, skip_button, undo_button,
-        end_button, timed (answers timed when entered), entries (seat ->
+        end_button, report_button (writes the report into report_folder, the
+        files in last_report), timed (answers timed when entered), entries (seat ->
         password box), enter_buttons, entry_status (seat -> HTML), message,
         saved (where the journal is), language (its code).
     """
@@ -70,6 +74,8 @@ class TeacherControls:
         self.table = table
         self.teams = dict(teams or {})
         self._run = run or (lambda work: work())
+        self.report_folder = Path.cwd()  # the notebook's folder in JupyterLab and Voilà
+        self.last_report: list[Path] = []
         self._asked = ""  # the state id the entry rows were laid out for
         self.pause_button = self._button(_("Pause"), "warning", "pause", self._pause_clicked,
                                          _("Stop every timer; Resume gives back the time that was left"))
@@ -79,6 +85,9 @@ class TeacherControls:
                                         _("Take back the last move or answer"))
         self.end_button = self._button(_("End game"), "danger", "flag-checkered", self._end_clicked,
                                        _("End the game now with the current ranking"))
+        self.report_button = self._button(_("Save report"), "info", "table", self._report_clicked,
+                                          _("Write what the class answered, as a spreadsheet (xlsx) and CSV "
+                                            "files, into the notebook's folder"))
         self.timed = w.Checkbox(value=True, description=_("Time team answers when I enter them"), indent=False)
         self.message = w.HTML()
         self.saved = w.HTML()
@@ -99,7 +108,7 @@ class TeacherControls:
             self.entries[seat], self.enter_buttons[seat], self.entry_status[seat] = box, button, status
             rows.append(w.HBox([box, button, status], layout={"width": "100%", "align_items": "center"}))
         self.entry_rows = w.VBox(rows, layout={"width": "100%"})
-        buttons = w.HBox([self.pause_button, self.skip_button, self.undo_button, self.end_button],
+        buttons = w.HBox([self.pause_button, self.skip_button, self.undo_button, self.end_button, self.report_button],
                          layout={"width": "100%", "flex_flow": "row wrap"})
         parts = [w.HTML('<div class="tnb-controls-title" style="font-size:18px;font-weight:bold">'
                         f'{escape(_("Teacher"))}</div>'), buttons]
@@ -168,6 +177,20 @@ class TeacherControls:
 
     def _end_clicked(self) -> None:
         self._acked(self._run(self.table.end_now), _("The game was ended: the ranking stands."))
+
+    def _report_clicked(self) -> None:
+        """Write the report of every game at this table (issue 12 part 4) as
+        ``report-<date-time>.xlsx`` and CSV files in :attr:`report_folder`."""
+        report = self._run(lambda: Report(list(self.table.games)))
+        base = self.report_folder / time.strftime("report-%Y-%m-%d-%H%M%S")
+        try:
+            written = report.export(base)
+        except OSError as error:
+            return self._say(_("The report could not be saved: {error}").format(error=error.strerror or error),
+                             warn=True)
+        self.last_report = written
+        self._say(_("Report saved: {xlsx} and {n} CSV files in {folder}").format(
+            xlsx=written[0].name, n=len(written) - 1, folder=written[0].parent.resolve()))
 
     def _entered(self, seat: int) -> None:
         box = self.entries[seat]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from datetime import datetime
 from html import escape
 from pathlib import Path
 from typing import Callable, Sequence
@@ -22,13 +23,16 @@ from ..engine import QuestionBank
 from ..banks import resolve_bank
 from ..banks.problems import capped_lines
 from ..maps import resolve_map
-from .single_screen import play
+from .single_screen import play, resume
 from .app import GameApp
 from .cells import close_widgets, shown_by_cell
 from .map_view import MapView
+from babel.dates import format_skeleton, format_time
+
 from ..classroom import Clock
-from ..i18n import (MAP, RULE_SET, LanguageError, N_, _, languages, ngettext, pgettext, set_language,
-                    speaking, translation)
+from ..classroom.journal import SavedGame, saved_games
+from ..i18n import (MAP, RULE_SET, LanguageError, N_, _, babel_locale, languages, ngettext, pgettext,
+                    set_language, speaking, translation)
 from .teacher import skill_name
 
 SKILLS = ("easy", "medium", "hard")
@@ -100,6 +104,15 @@ class GameSetup:
         self.new_game = w.Button(button_style="success", layout={"width": "320px", "height": "44px"},
                                  style={"font_weight": "bold"})
         self.error = w.HTML()
+        # after a kernel restart: the games saved before this form was made (its own game is saved too)
+        self._saved = saved_games(limit=8)
+        self.saved_choice = w.Dropdown(options=[(saved_label(g), str(g.path)) for g in self._saved],
+                                       style=style, layout=wide)
+        self.resume_button = w.Button(button_style="warning", icon="play", layout={"width": "320px", "height": "44px"},
+                                      style={"font_weight": "bold"})
+        self.resume_button.on_click(self._in_language(self.resume_saved))
+        self.saved_row = w.VBox([self.saved_choice, self.resume_button],
+                                layout={"display": None if self._saved else "none", "margin": "0 0 12px 0"})
         self.preview_box = w.Box(layout={"width": "420px", "height": "260px"})
         self.game_box = w.Box(layout={"width": "100%"})
         self._label()
@@ -112,7 +125,7 @@ class GameSetup:
         for control in (self.rules, self.categories, self.difficulties):
             control.observe(self._in_language(self._say_if_enough), "value")
         self.new_game.on_click(self._in_language(self.start))
-        form = w.VBox([self.language_choice, self.rules, self.map, self.map_file, self.map_options, self.bank,
+        form = w.VBox([self.language_choice, self.saved_row, self.rules, self.map, self.map_file, self.map_options, self.bank,
                        self.categories, self.difficulties, self.enough, self.you, self.teams, *self.bots, self.pace,
                        self.seed, self.new_game, self.error])
         self.widget = w.VBox([w.HBox([form, self.preview_box]), self.game_box])
@@ -178,10 +191,14 @@ class GameSetup:
         self.seed.description = _("Game no.")
         self.seed.placeholder = _("empty: a new random game")
         self.new_game.description = _("New game")
+        self.saved_choice.description = _("Saved game")
+        self.resume_button.description = _("Resume the saved game")
+        self.resume_button.tooltip = _("Bring back a game saved before the kernel restarted, where it stood")
 
     def _relabel(self) -> None:
         """The option labels in the language in use, each control keeping its choice."""
-        labels = [(self.rules, self._rule_options()), (self.map, self._map_options()),
+        labels = [(self.saved_choice, [(saved_label(g), str(g.path)) for g in self._saved]),
+                  (self.rules, self._rule_options()), (self.map, self._map_options()),
                   (self.pace, self._pace_options()), *((d, self._skill_options()) for d in self.bots)]
         labels += [(control, [(value or _("(none)"), value) for _label, value in control.options])
                    for control in (self.categories, self.difficulties)]
@@ -286,6 +303,22 @@ class GameSetup:
             raise ValueError(self._bank_error)
         return self._bank.filtered(self.categories.value, self.difficulties.value)
 
+    def _bank_choice(self) -> tuple[object, list[str] | None, list[str] | None]:
+        """What the game is given: the bank as named in the form (so its journal
+        can name it again), and the categories and difficulties chosen, None
+        where all are; the bank read already when it has no name (or fails).
+
+        Raises:
+            ValueError: no bank could be read, or the choice leaves no guess or
+                no multiple-choice question.
+        """
+        self.selected_bank()  # raises when the choice leaves a kind of question out
+        text = self.bank.value.strip()
+        names = [text] if Path(text).is_file() else [n.strip() for n in text.split(",") if n.strip()]
+        cut = [list(control.value) if set(control.value) != {v for _label, v in control.options} else None
+               for control in (self.categories, self.difficulties)]
+        return (names if len(names) > 1 else names[0]), cut[0], cut[1]
+
     def _say_if_enough(self) -> None:
         """D4: say before the game whether the selection lasts a game without repeats."""
         if self._bank is None:
@@ -331,6 +364,27 @@ class GameSetup:
         with speaking(self.language):
             self._start()
 
+    def resume_saved(self) -> None:
+        """Bring back the saved game chosen in the form (the "Resume the saved
+        game" button) in place of the game below; a journal that cannot be
+        resumed is explained under the form and the game on screen is kept."""
+        path = self.saved_choice.value
+        if not path:
+            return
+        try:
+            app = resume(path, clock=self._clock)
+        except (ValueError, OSError) as error:  # JournalError is a ValueError
+            self.error.value = f'<div class="tnb-warn" style="white-space:pre-wrap">{escape(str(error))}</div>'
+            return
+        if not isinstance(app, GameApp):  # a room's journal is resumed from host.ipynb, never listed here
+            app.close()
+            return
+        previous, self.app = self.app, app
+        self.game_box.children = (app.widget,)
+        if previous is not None:
+            previous.close()
+        self.error.value = ""
+
     def _start(self) -> None:
         self._load_bank()  # the file may have been fixed or edited since it was typed in
         rules = find_rule_set(self.rules.value)
@@ -347,7 +401,8 @@ class GameSetup:
             teams = [name.strip() for name in self.teams.value.split(",") if name.strip()] or None
             humans = len(teams) if teams else 1  # teams share the screen; the bots fill the other seats
             set_language(self.language)  # the report and everything after the game follow the form
-            app = play(rules=rules.name, map=game_map, bank=self.selected_bank(),
+            bank, categories, difficulties = self._bank_choice()
+            app = play(rules=rules.name, map=game_map, bank=bank, categories=categories, difficulties=difficulties,
                        you=self.you.value.strip() or _(YOUR_TEAM), teams=teams,
                        bots=[d.value for d in self.bots[:max(rules.players - humans, 0)]],
                        seed=int(seed_text) if seed_text else None, pace=self.pace.value, clock=self._clock,
@@ -362,6 +417,22 @@ class GameSetup:
         self.error.value = "".join(f'<div class="tnb-note">{escape(warning)}</div>' for warning in game_map.warnings)
         if game_map.source_path != self._previewed.source_path:
             self._show_preview(game_map)
+
+
+def saved_label(game: SavedGame) -> str:
+    """How the form lists a saved game: when it was last played, the rule
+    set, and the teams (or player) at the screen, e.g. ``"Dec 2 6:34 PM ·
+    ConQUIZtador · Foxes, Owls"``; the date in the language in use (Babel)."""
+    locale = babel_locale()
+    saved = datetime.fromtimestamp(game.saved)
+    when = f"{format_skeleton('MMMd', saved, locale=locale)} {format_time(saved, 'short', locale=locale)}"
+    setup = game.setup
+    try:
+        rules = pgettext(RULE_SET, find_rule_set(str(setup.get("rules"))).title)
+    except (KeyError, ValueError):
+        rules = str(setup.get("rules", "?"))
+    people = ", ".join(str(h) for h in setup.get("humans") or []) or _("bots only")
+    return f"{when} · {rules} · {people}"
 
 
 def form_words(message: str) -> str:

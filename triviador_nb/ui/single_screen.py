@@ -25,7 +25,8 @@ def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledg
          rules: str = "conquiztador", you: str | None = "Your team", bots: Sequence[str] | None = None,
          seed: int | None = None, pace: float = 1.0, clock: Clock | None = None,
          teams: Sequence[str] | None = None, journal: str | Path | bool = True,
-         language: str | None = None) -> GameApp:
+         language: str | None = None, categories: Sequence[str] | None = None,
+         difficulties: Sequence[str] | None = None) -> GameApp:
     """Start a game in the notebook: you (or two or three teams) against bots.
 
     Args:
@@ -52,6 +53,8 @@ def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledg
             language (:func:`triviador_nb.i18n.set_language`), so the report
             after the game speaks it too; None: the kernel's. The default
             name "Your team" is said in it.
+        categories, difficulties: ask only the bank's questions of these
+            categories and difficulties (None: all), as the setup form's lists.
 
     Returns:
         The :class:`GameApp`; display it (it is the cell's value).
@@ -66,12 +69,15 @@ def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledg
     if language is not None:
         language = set_language(language)
     with speaking(language) as language:
-        return _play(map, bank, rules, you, bots, seed, pace, clock, teams, journal, language)
+        return _play(map, bank, rules, you, bots, seed, pace, clock, teams, journal, language,
+                     None if categories is None else list(categories),
+                     None if difficulties is None else list(difficulties))
 
 
 def _play(map: str | Path | GameMap, bank: object, rules: str, you: str | None, bots: Sequence[str] | None,
           seed: int | None, pace: float, clock: Clock | None, teams: Sequence[str] | None,
-          journal: str | Path | bool, language: str) -> GameApp:
+          journal: str | Path | bool, language: str, categories: list[str] | None,
+          difficulties: list[str] | None) -> GameApp:
     if you == YOUR_TEAM:
         you = _(YOUR_TEAM)
     rule_set = find_rule_set(rules)
@@ -97,7 +103,9 @@ def _play(map: str | Path | GameMap, bank: object, rules: str, you: str | None, 
     setup = {"screen": "play", "language": language, "map": named_as(map), "bank": named_as(bank),
              "rules": rule_set.name,
              "humans": names, "teams": teams is not None, "bots": list(bots), "pace": pace}
-    game_map, question_bank = resolve_map(map, players=rule_set.players), resolve_bank(bank)
+    if categories is not None or difficulties is not None:
+        setup.update(categories=categories, difficulties=difficulties)
+    game_map, question_bank = resolve_map(map, players=rule_set.players), _chosen(resolve_bank(bank), setup)
     seed = seed if seed is not None else secrets.randbelow(1_000_000)
     app = _app(setup, game_map, question_bank, clock, [], seed, language)
     if journal:
@@ -146,7 +154,7 @@ def resume(path: str | Path | Sequence[str | Path], map: str | Path | GameMap | 
         raise JournalError(f"{Path(path).name}: its setup is damaged ({type(error).__name__} {error}), so the "
                            "screen cannot be rebuilt from it") from None
     game_map = resolve_map(map if map is not None else needed(setup["map"], "map"), players=players)
-    question_bank = resolve_bank(bank if bank is not None else needed(setup["bank"], "bank"))
+    question_bank = _chosen(resolve_bank(bank if bank is not None else needed(setup["bank"], "bank")), setup)
     games = rebuild_games(contents, game_map.board, question_bank)
     with speaking(language_here(setup.get("language"))) as language:  # the journal's, when this kernel has it
         app = _app(setup, game_map, question_bank, clock, games, games[-1].seed, language)
@@ -158,6 +166,17 @@ def resume(path: str | Path | Sequence[str | Path], map: str | Path | GameMap | 
                         moves).format(file=Path(path).name, game=len(games), n=moves)
         app._say(text + (f" {skipped}" if skipped else ""), warn=bool(skipped))
     return app
+
+
+def _chosen(question_bank: Any, setup: dict) -> Any:
+    """The bank cut to the setup's categories and difficulties, if it names any.
+
+    Raises:
+        ValueError: they leave no guess or no multiple-choice question.
+    """
+    if setup.get("categories") is None and setup.get("difficulties") is None:
+        return question_bank
+    return question_bank.filtered(setup.get("categories"), setup.get("difficulties"))
 
 
 def _app(setup: dict, game_map: GameMap, question_bank: Any, clock: Clock | None, games: list[Game],
