@@ -103,7 +103,7 @@ def settle(*clocks, condition, timeout: float = 10.0) -> bool:
 def test_the_setup_form_offers_the_languages_first_and_relabels_itself_in_the_one_chosen(clock):
     form = setup(clock=clock, seed=3)
     try:
-        assert form.widget.children[0].children[0].children[0] is form.language_choice  # the first field
+        assert form.fold.children[0].children[0].children[0] is form.language_choice  # the first field
         assert list(form.language_choice.options) == [("English", "en"), ("Čeština", "cs"), ("Magyar", "hu")]
         assert form.language_choice.value == "en" and form.new_game.description == "New game"
         assert form.map.label == "Hungary" and form.rules.label == "ConQUIZtador (3 players)"

@@ -49,14 +49,16 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server_url():
+def server_url(tmp_path_factory):
     port = _free_port()
+    home = tmp_path_factory.mktemp("kernel-home")  # the kernels' journals and seat keys, never the real home
     OUT.mkdir(parents=True, exist_ok=True)
     log = open(OUT / "jupyter-server.log", "w")
     server = subprocess.Popen(
         [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
          f"--port={port}", "--IdentityProvider.token=", "--ServerApp.password=",
-         f"--ServerApp.root_dir={REPO}"], stdout=log, stderr=subprocess.STDOUT)
+         f"--ServerApp.root_dir={REPO}"], stdout=log, stderr=subprocess.STDOUT,
+        env={**os.environ, "TRIVIADOR_NB_HOME": str(home)})
     url = f"http://127.0.0.1:{port}"
     for _ in range(240):
         try:

@@ -57,6 +57,9 @@ class GameSetup:
         rules, map, bank, you, bots, seed, pace, clock: the form's first
             settings (see :func:`~.single_screen.play`); ``you`` None: "Your
             team" in the form's language.
+        teams: team names sharing the screen (``"Foxes, Owls"``), or None.
+        folded: the form starts folded into one line above the game (the
+            projector: the class sees the game).
         language: the form's first language (``"hu"``; None: the kernel's).
             The form's first field chooses it; the game started from the form
             speaks it, and it becomes the kernel's language
@@ -70,12 +73,14 @@ class GameSetup:
 
     def __init__(self, rules: str = "conquiztador", map: str = "hungary", bank: str = "general_knowledge_en",
                  you: str | None = None, bots: Sequence[str] | None = None, seed: int | None = None,
-                 pace: float = 1.0, clock: Clock | None = None, language: str | None = None):
+                 pace: float = 1.0, clock: Clock | None = None, language: str | None = None,
+                 teams: str | Sequence[str] | None = None, folded: bool = False):
         with speaking(language) as self.language:
-            self._build(rules, map, bank, you, bots, seed, pace, clock)
+            self._build(rules, map, bank, you, bots, seed, pace, clock, teams, folded)
 
     def _build(self, rules: str, map: str, bank: str, you: str | None, bots: Sequence[str] | None,
-               seed: int | None, pace: float, clock: Clock | None) -> None:
+               seed: int | None, pace: float, clock: Clock | None, teams: str | Sequence[str] | None,
+               folded: bool) -> None:
         self._clock = clock
         style = {"description_width": "90px"}
         wide = {"width": "320px"}
@@ -96,7 +101,8 @@ class GameSetup:
         self.difficulties = w.SelectMultiple(style=style, layout={"width": "320px", "height": "80px"})
         self.enough = w.HTML()
         self.you = w.Text(value=_(YOUR_TEAM) if you is None else you, style=style, layout=wide)
-        self.teams = w.Text(value="", style=style, layout=wide)
+        self.teams = w.Text(value=teams if isinstance(teams, str) else ", ".join(teams or ()), style=style,
+                            layout=wide)
         self.bots = [w.Dropdown(options=self._skill_options(), style=style, layout=wide) for _i in range(3)]
         self.pace = w.Dropdown(options=self._pace_options(), value=pace if pace in dict(PACES).values() else 1.0,
                                style=style, layout=wide)
@@ -115,7 +121,6 @@ class GameSetup:
                                 layout={"display": None if self._saved else "none", "margin": "0 0 12px 0"})
         self.preview_box = w.Box(layout={"width": "420px", "height": "260px"})
         self.game_box = w.Box(layout={"width": "100%"})
-        self._label()
         for i, skill in enumerate((bots or ("medium", "hard", "easy"))[:3]):
             self.bots[i].value = skill
         self.language_choice.observe(lambda change: self._language_chosen(change["new"]), "value")
@@ -125,10 +130,14 @@ class GameSetup:
         for control in (self.rules, self.categories, self.difficulties):
             control.observe(self._in_language(self._say_if_enough), "value")
         self.new_game.on_click(self._in_language(self.start))
-        form = w.VBox([self.language_choice, self.saved_row, self.rules, self.map, self.map_file, self.map_options, self.bank,
+        form = w.VBox([self.language_choice, self.rules, self.map, self.map_file, self.map_options, self.bank,
                        self.categories, self.difficulties, self.enough, self.you, self.teams, *self.bots, self.pace,
-                       self.seed, self.new_game, self.error])
-        self.widget = w.VBox([w.HBox([form, self.preview_box]), self.game_box])
+                       self.seed, self.new_game])
+        fields = w.HBox([form, self.preview_box])
+        # folded (the projector): the game is what the class sees; the form is one line above it
+        self.fold = w.Accordion(children=(fields,), selected_index=None if folded else 0)
+        self.widget = w.VBox([self.saved_row, self.fold, self.error, self.game_box])
+        self._label()
         self._show_bot_seats()
         self._preview: MapView | None = None
         self._show_preview()
@@ -191,6 +200,7 @@ class GameSetup:
         self.seed.description = _("Game no.")
         self.seed.placeholder = _("empty: a new random game")
         self.new_game.description = _("New game")
+        self.fold.set_title(0, _("Game setup: language, teams, map, questions"))
         self.saved_choice.description = _("Saved game")
         self.resume_button.description = _("Resume the saved game")
         self.resume_button.tooltip = _("Bring back a game saved before the kernel restarted, where it stood")
@@ -469,7 +479,9 @@ def map_preview(game_map: GameMap, height: str = "260px") -> MapView:
 def setup(**settings: object) -> GameSetup:
     """The setup form with a game below it; ``settings`` preset the form
     (``rules``, ``map``, ``bank``, ``you``, ``bots``, ``seed``, ``pace``,
-    ``language``: its first field, ``"hu"``; None: the kernel's).
+    ``language``: its first field, ``"hu"``; None: the kernel's; ``teams``:
+    ``"Foxes, Owls"`` for teams sharing the screen; ``folded=True`` folds
+    the form into one line above the game, as the projector wants it).
 
     Raises:
         LanguageError: no catalogue for ``language`` (the message lists the
