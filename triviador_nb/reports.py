@@ -6,7 +6,9 @@ Built from the games' event logs (every "answers" event reveals the correct
 answer and each player's answer and time; D10's points are in the other
 events), so a report can be made for any finished or unfinished game, and for
 several games together. Tables are :class:`~triviador_nb.exports.SafeTable`:
-their ``to_csv``/``to_excel`` write no cell a spreadsheet would run.
+their ``to_csv``/``to_excel`` write no cell a spreadsheet would run; their
+column names are data and stay English. The charts' titles and axis labels
+are in the language in use (:mod:`triviador_nb.i18n`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from matplotlib.figure import Figure
 
 from .engine import Game
 from .exports import SafeTable, write_table
+from .i18n import _
 
 
 @dataclass(frozen=True)
@@ -200,9 +203,9 @@ def score_chart(game: Game) -> Figure:
     axes = figure.subplots()
     for column, style in zip(player_columns(game), ["-", "--", ":", "-."] * 3):
         axes.step(table["question"], table[column], where="post", label=column, linewidth=2.2, linestyle=style)
-    axes.set_xlabel("questions revealed")
-    axes.set_ylabel("score")
-    axes.set_title("Score over the game")
+    axes.set_xlabel(_("questions revealed"))
+    axes.set_ylabel(_("score"))
+    axes.set_title(_("Score over the game"))
     axes.legend(loc="upper left")
     return figure
 
@@ -226,14 +229,14 @@ def hardest_chart(games: Sequence[Game], top: int = 8) -> Figure:
     guess = sorted(guess, key=lambda pair: -pair[0])[:top]
     figure = Figure(figsize=(9, 3.8), layout="constrained")
     left, right = figure.subplots(1, 2)
-    for axes, pairs, title in ((left, [(1 - r.correct_rate, r) for r in choice], "multiple choice: answered wrong"),
-                               (right, guess, "guess questions: median guess off by")):
-        labels = [_short(r.text) for _, r in reversed(pairs)]
-        axes.barh(labels, [100 * v for v, _ in reversed(pairs)], color="#d55e00")
+    for axes, pairs, title in ((left, [(1 - r.correct_rate, r) for r in choice], _("multiple choice: answered wrong")),
+                               (right, guess, _("guess questions: median guess off by"))):
+        labels = [_short(r.text) for _share, r in reversed(pairs)]
+        axes.barh(labels, [100 * v for v, _r in reversed(pairs)], color="#d55e00")
         axes.set_xlim(0, 100)
         axes.set_xlabel("%")
         axes.set_title(title, fontsize=10)
-    figure.suptitle("The questions the class found hardest")
+    figure.suptitle(_("The questions the class found hardest"))
     return figure
 
 

@@ -1,36 +1,93 @@
-"""Words for the screen: event records, enum identifiers and errors in English.
+"""Words for the screen: event records, enum identifiers and errors.
 
 The engine records what happened as data (:class:`~triviador_nb.engine.Event`:
 kind, code, parameters) and names its phases, targets and win kinds with
-identifiers. This module alone turns them into sentences, so a second
-language is a second table here, not a change to the rules. It is pure: no
-widgets, no clock.
+identifiers. This module alone turns them into sentences. They are written in
+English as ``str.format`` templates with named fields and marked for gettext
+(:mod:`triviador_nb.i18n`): each is looked up in the language in use when it
+is made, so a second language is a ``.po`` file, not a change to the rules.
+It is pure: no widgets, no clock.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from .engine.events import EVENT_CODES, Event
+from .i18n import SOURCE, TERRITORY, N_, _, current_language, ngettext, pgettext
 
 LETTERS = "ABCD"
 
-#: Phase identifiers (``Phase`` values and expansion phase names) -> labels.
-PHASE_LABELS = {"bases": "bases", "expansion": "expansion", "allocation": "allocation", "claim": "claim",
-                "battle": "battle", "tiebreak": "tie-break", "over": "game over"}
+#: Phase identifiers (``Phase`` values and expansion phase names) -> labels
+#: (English, marked: :func:`phase_label` gives them in the language in use).
+PHASE_LABELS = {"bases": N_("bases"), "expansion": N_("expansion"), "allocation": N_("allocation"),
+                "claim": N_("claim"), "battle": N_("battle"), "tiebreak": N_("tie-break"),
+                "over": N_("game over")}
 #: ``Targets`` values -> what a battle round lets an attacker choose.
-TARGET_LABELS = {"adjacent_no_bases": "neighbours, no castles", "adjacent": "neighbours", "any": "anything"}
+TARGET_LABELS = {"adjacent_no_bases": N_("neighbours, no castles"), "adjacent": N_("neighbours"),
+                 "any": N_("anything")}
 #: ``WinKinds`` values -> labels (D13).
-WIN_KIND_LABELS = {"whole_map": "whole-map victory", "great": "great victory", "narrow": "narrow victory"}
+WIN_KIND_LABELS = {"whole_map": N_("whole-map victory"), "great": N_("great victory"),
+                   "narrow": N_("narrow victory")}
 #: ``Purpose`` values -> why a question is asked.
-PURPOSE_LABELS = {"expansion": "expansion", "claim": "claim", "battle": "battle", "rebuild": "rebuild",
-                  "battle_guess": "battle (guess)", "tiebreak": "tie-break"}
+PURPOSE_LABELS = {"expansion": N_("expansion"), "claim": N_("claim"), "battle": N_("battle"),
+                  "rebuild": N_("rebuild"), "battle_guess": N_("battle (guess)"), "tiebreak": N_("tie-break")}
+#: Bot skill names (``BotSkill.name``) -> labels.
+SKILL_LABELS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
 
 
 def phase_label(phase: str) -> str:
-    """A phase identifier as players call it (unknown names are shown as they are)."""
-    return PHASE_LABELS.get(phase, phase)
+    """A phase identifier as players call it, in the language in use
+    (unknown names are shown as they are)."""
+    return _(PHASE_LABELS[phase]) if phase in PHASE_LABELS else phase
+
+
+def target_label(targets: str) -> str:
+    """A ``Targets`` value as players call it (``"neighbours"``)."""
+    return _(TARGET_LABELS[targets]) if targets in TARGET_LABELS else targets
+
+
+def win_kind_label(kind: str) -> str:
+    """A ``WinKinds`` value as players call it (``"great victory"``)."""
+    return _(WIN_KIND_LABELS[kind]) if kind in WIN_KIND_LABELS else kind
+
+
+def purpose_label(purpose: str) -> str:
+    """A ``Purpose`` value as players call it (``"battle (guess)"``)."""
+    return _(PURPOSE_LABELS[purpose]) if purpose in PURPOSE_LABELS else purpose
+
+
+def skill_label(skill: str) -> str:
+    """A bot skill's name as players call it (``"medium"``)."""
+    return _(SKILL_LABELS[skill]) if skill in SKILL_LABELS else skill
+
+
+def colour_label(colour: str) -> str:
+    """A seat's colour name (``"red"``, marked in :mod:`triviador_nb.ui.palette`)
+    in the language in use."""
+    return _(colour) if colour else colour  # gettext("") is the catalogue's header
+
+
+def territory_name(name: str) -> str:
+    """A territory's name in the language in use (a name with no translation,
+    a county's own, is shown as it is)."""
+    return pgettext(TERRITORY, name)
+
+
+def seconds_text(ms: int) -> str:
+    """A response time, ``4200`` -> ``"4.2 s"``."""
+    return _("{seconds} s").format(seconds=f"{ms / 1000:.1f}")
+
+
+def and_list(names: Iterable[str]) -> str:
+    """Names joined as a sentence joins them: ``"Anna and Bot 1"`` (three:
+    ``"Anna and Bot 1 and Bot 2"``)."""
+    names = list(names)
+    joined = names[0] if names else ""
+    for name in names[1:]:
+        joined = _("{first} and {second}").format(first=joined, second=name)
+    return joined
 
 
 @dataclass(frozen=True)
@@ -61,12 +118,13 @@ class Names:
     def seat(self, seat: int) -> str:
         return self.players[seat]
 
+    def seats(self, seats: Iterable[int]) -> str:
+        """Seats' names as a list: ``"Anna, Bot 1, Bot 2"``."""
+        return ", ".join(self.seat(s) for s in seats)
+
     def place(self, territory: str) -> str:
-        return self.territories.get(territory, territory)
-
-
-def _seconds(ms: int) -> str:
-    return f"{ms / 1000:.1f} s"
+        """A territory's name in the language in use."""
+        return territory_name(self.territories.get(territory, territory))
 
 
 def _answers(d: Mapping, n: Names) -> str:
@@ -75,97 +133,225 @@ def _answers(d: Mapping, n: Names) -> str:
     parts = []
     for a in d["answers"]:
         given = a["given"]
-        shown = "no answer" if given is None else (str(given) if guess else f"{LETTERS[given]}) {d['options'][given]}")
-        timing = "" if a["ms"] is None or given is None else f" in {_seconds(a['ms'])}"
-        parts.append(f"{n.seat(a['seat'])}: {shown}{timing}")
-    return f"Correct answer: {correct}. " + "; ".join(parts)
+        if given is None:
+            parts.append(_("{player}: no answer").format(player=n.seat(a["seat"])))
+            continue
+        shown = str(given) if guess else f"{LETTERS[given]}) {d['options'][given]}"
+        if a["ms"] is None:
+            parts.append(_("{player}: {answer}").format(player=n.seat(a["seat"]), answer=shown))
+        else:
+            parts.append(_("{player}: {answer} in {time}").format(player=n.seat(a["seat"]), answer=shown,
+                                                                   time=seconds_text(a["ms"])))
+    return _("Correct answer: {correct}. {answers}").format(correct=correct, answers="; ".join(parts))
 
 
 def _attack(d: Mapping, n: Names) -> str:
-    place = n.place(d["territory"])
-    what = f"the castle of {place} ({d['towers']} towers standing)" if d["towers"] else place
-    flying = " on Magic Wings" if d["wings"] else ""
-    return f"{n.seat(d['seat'])} attacks {n.seat(d['defender'])}{flying}: {what}"
+    fields = {"attacker": n.seat(d["seat"]), "defender": n.seat(d["defender"]), "territory": n.place(d["territory"]),
+              "towers": d["towers"]}
+    if d["towers"] and d["wings"]:
+        text = ngettext("{attacker} attacks {defender} on Magic Wings: the castle of {territory} "
+                        "({towers} tower standing)",
+                        "{attacker} attacks {defender} on Magic Wings: the castle of {territory} "
+                        "({towers} towers standing)", d["towers"])
+    elif d["towers"]:
+        text = ngettext("{attacker} attacks {defender}: the castle of {territory} ({towers} tower standing)",
+                        "{attacker} attacks {defender}: the castle of {territory} ({towers} towers standing)",
+                        d["towers"])
+    elif d["wings"]:
+        text = _("{attacker} attacks {defender} on Magic Wings: {territory}")
+    else:
+        text = _("{attacker} attacks {defender}: {territory}")
+    return text.format(**fields)
 
 
 def _round_battle(d: Mapping, n: Names) -> str:
-    wings = "; Magic Wings allowed" if d["magic_wings"] else ""
-    return (f"Battle round {d['round']} of {d['rounds']} ({TARGET_LABELS[d['targets']]}{wings}); "
-            f"order: {', '.join(n.seat(s) for s in d['order'])}")
+    text = (_("Battle round {round} of {rounds} ({targets}; Magic Wings allowed); order: {order}")
+            if d["magic_wings"] else _("Battle round {round} of {rounds} ({targets}); order: {order}"))
+    return text.format(round=d["round"], rounds=d["rounds"], targets=target_label(d["targets"]),
+                       order=n.seats(d["order"]))
 
 
 def _ranking(d: Mapping, n: Names) -> str:
-    kind = f" ({WIN_KIND_LABELS[d['win_kind']]})" if d.get("win_kind") else ""
     lines = "; ".join(f"{i + 1}. {n.seat(s)} {d['scores'][s]}" for i, s in enumerate(d["ranking"]))
-    return f"Game over{kind}. Final ranking: {lines}"
+    if d.get("win_kind"):
+        return _("Game over ({win_kind}). Final ranking: {ranking}").format(
+            win_kind=win_kind_label(d["win_kind"]), ranking=lines)
+    return _("Game over. Final ranking: {ranking}").format(ranking=lines)
 
 
 def _defend(d: Mapping, n: Names) -> str:
-    extra = f" and earns the defense bonus (+{d['points']})" if d["points"] else ""
-    return f"{n.seat(d['seat'])} holds {n.place(d['territory'])}{extra}"
+    text = (_("{player} holds {territory} and earns the defense bonus (+{points})") if d["points"]
+            else _("{player} holds {territory}"))
+    return text.format(player=n.seat(d["seat"]), territory=n.place(d["territory"]), points=d["points"])
+
+
+def _bases(d: Mapping, n: Names) -> str:
+    return ", ".join(f"{n.seat(s)}: {n.place(t)}" for s, t in enumerate(d["bases"]))
+
+
+def _base_order(d: Mapping, n: Names) -> str:
+    return ", ".join(_("{player} ({colour})").format(player=n.seat(s), colour=colour_label(n.colours[s]))
+                     if n.colours else n.seat(s) for s in d["order"])
+
+
+def _capture(d: Mapping, n: Names) -> str:
+    count = len(d["territories"])
+    return ngettext("{player} captures the base of {defender} and takes {count} territory and {points} points; "
+                    "{defender} is out of the game",
+                    "{player} captures the base of {defender} and takes all {count} territories and {points} points; "
+                    "{defender} is out of the game", count).format(
+        player=n.seat(d["seat"]), defender=n.seat(d["defender"]), count=count, points=d["points"])
+
+
+def _deck_reshuffled(d: Mapping, n: Names) -> str:
+    if d["kind"] == "guess":
+        return _("every guess question has been asked; used questions are shuffled and asked again (D4)")
+    return _("every choice question has been asked; used questions are shuffled and asked again (D4)")
+
+
+def _related_question(d: Mapping, n: Names) -> str:
+    if d["kind"] == "guess":
+        return _("every guess question left belongs with one asked already "
+                 "(it gives one away, or asks the same fact); one of them is asked")
+    return _("every choice question left belongs with one asked already "
+             "(it gives one away, or asks the same fact); one of them is asked")
+
+
+def _question_asked(d: Mapping, n: Names) -> str:
+    text = (_("Guess question for {players}: {question}") if d["kind"] == "guess"
+            else _("Multiple-choice question for {players}: {question}"))
+    return text.format(players=n.seats(d["seats"]), question=d["question_text"])
 
 
 _TEXT: dict[str, Callable[[Mapping, Names], str]] = {
-    "bases.drawn": lambda d, n: "Bases drawn - " + ", ".join(
-        f"{n.seat(s)}: {n.place(t)}" for s, t in enumerate(d["bases"])),
-    "bases.placed": lambda d, n: "Bases placed - " + ", ".join(
-        f"{n.seat(s)}: {n.place(t)}" for s, t in enumerate(d["bases"])),
-    "bases.chosen": lambda d, n: f"{n.seat(d['seat'])} chooses {n.place(d['territory'])} as base",
-    "phase.bases": lambda d, n: "Bases: each player chooses a base, in the order " + ", ".join(
-        f"{n.seat(s)} ({n.colours[s]})" if n.colours else n.seat(s) for s in d["order"]),
-    "phase.expansion": lambda d, n: f"{phase_label(d['phase']).capitalize()}: {d['value']} points a territory",
-    "phase.battle": lambda d, n: "Expansion is over: the battle begins",
-    "phase.tiebreak": lambda d, n: (f"{' and '.join(n.seat(s) for s in d['seats'])} have {d['points']} points each: "
-                                    "a guess question decides their order"),
-    "round.claim": lambda d, n: (f"{phase_label(d['phase']).capitalize()} round {d['round']} of {d['rounds']}; "
-                                 f"order: {', '.join(n.seat(s) for s in d['order'])}"),
+    "bases.drawn": lambda d, n: _("Bases drawn - {bases}").format(bases=_bases(d, n)),
+    "bases.placed": lambda d, n: _("Bases placed - {bases}").format(bases=_bases(d, n)),
+    "bases.chosen": lambda d, n: _("{player} chooses {territory} as base").format(
+        player=n.seat(d["seat"]), territory=n.place(d["territory"])),
+    "phase.bases": lambda d, n: _("Bases: each player chooses a base, in the order {order}").format(
+        order=_base_order(d, n)),
+    "phase.expansion": lambda d, n: ngettext("{phase}: {points} point a territory",
+                                             "{phase}: {points} points a territory", d["value"]).format(
+        phase=phase_label(d["phase"]).capitalize(), points=d["value"]),
+    "phase.battle": lambda d, n: _("Expansion is over: the battle begins"),
+    "phase.tiebreak": lambda d, n: ngettext("{players} have {points} point each: a guess question decides their order",
+                                            "{players} have {points} points each: a guess question decides their order",
+                                            d["points"]).format(players=and_list(n.seat(s) for s in d["seats"]),
+                                                                points=d["points"]),
+    "round.claim": lambda d, n: _("{phase} round {round} of {rounds}; order: {order}").format(
+        phase=phase_label(d["phase"]).capitalize(), round=d["round"], rounds=d["rounds"], order=n.seats(d["order"])),
     "round.battle": _round_battle,
-    "question.asked": lambda d, n: (f"{'Guess' if d['kind'] == 'guess' else 'Multiple-choice'} question for "
-                                    f"{', '.join(n.seat(s) for s in d['seats'])}: {d['question_text']}"),
+    "question.asked": _question_asked,
     "answers.revealed": _answers,
-    "pick.taken": lambda d, n: f"{n.seat(d['seat'])} takes {n.place(d['territory'])} (+{d['points']})",
-    "pick.claim_wrong": lambda d, n: f"{n.seat(d['seat'])} answered wrong: {n.place(d['territory'])} stays free",
-    "claim.made": lambda d, n: (f"{n.seat(d['seat'])} claims {n.place(d['territory'])}: a multiple-choice "
-                                "question decides"),
+    "pick.taken": lambda d, n: _("{player} takes {territory} (+{points})").format(
+        player=n.seat(d["seat"]), territory=n.place(d["territory"]), points=d["points"]),
+    "pick.claim_wrong": lambda d, n: _("{player} answered wrong: {territory} stays free").format(
+        player=n.seat(d["seat"]), territory=n.place(d["territory"])),
+    "claim.made": lambda d, n: _("{player} claims {territory}: a multiple-choice question decides").format(
+        player=n.seat(d["seat"]), territory=n.place(d["territory"])),
     "attack.started": _attack,
-    "battle.both_right": lambda d, n: "Both answered right: a guess question decides",
-    "tower.fallen": lambda d, n: f"A tower of {n.place(d['territory'])} falls ({d['towers']} left)",
-    "take.territory": lambda d, n: (f"{n.seat(d['seat'])} takes {n.place(d['territory'])} (+{d['gained']}); "
-                                    f"{n.seat(d['defender'])} loses {d['lost']}"),
+    "battle.both_right": lambda d, n: _("Both answered right: a guess question decides"),
+    "tower.fallen": lambda d, n: ngettext("A tower of {territory} falls ({towers} left)",
+                                          "A tower of {territory} falls ({towers} left)", d["towers"]).format(
+        territory=n.place(d["territory"]), towers=d["towers"]),
+    "take.territory": lambda d, n: _("{player} takes {territory} (+{gained}); {defender} loses {lost}").format(
+        player=n.seat(d["seat"]), territory=n.place(d["territory"]), gained=d["gained"],
+        defender=n.seat(d["defender"]), lost=d["lost"]),
     "defend.held": _defend,
-    "capture.base": lambda d, n: (f"{n.seat(d['seat'])} captures the base of {n.seat(d['defender'])} and takes all "
-                                  f"{len(d['territories'])} territories and {d['points']} points; "
-                                  f"{n.seat(d['defender'])} is out of the game"),
-    "award.elimination": lambda d, n: (f"{n.seat(d['seat'])} earns {d['points']} points for eliminating "
-                                       f"{n.seat(d['defender'])}"),
-    "award.tiebreak": lambda d, n: f"{n.seat(d['seat'])} wins the tie-break: +{d['points']}",
-    "rebuild.tried": lambda d, n: f"{n.seat(d['seat'])} tries to rebuild the castle: a multiple-choice question decides",
-    "rebuild.done": lambda d, n: f"{n.seat(d['seat'])} rebuilds the castle: {d['towers']} towers stand again",
-    "rebuild.failed": lambda d, n: f"{n.seat(d['seat'])} answered wrong: the castle stays as it was",
-    "skip.nothing_to_attack": lambda d, n: f"{n.seat(d['seat'])} has nothing to attack and skips the turn",
-    "skip.timed_out": lambda d, n: f"{n.seat(d['seat'])} ran out of time; the turn passes",
-    "timeout.random_choice": lambda d, n: (f"{n.seat(d['seat'])} ran out of time; chosen at random: "
-                                           f"{n.place(d['territory'])}"),
-    "warning.deck_reshuffled": lambda d, n: (f"every {d['kind']} question has been asked; "
-                                             "used questions are shuffled and asked again (D4)"),
-    "warning.related_question": lambda d, n: (f"every {d['kind']} question left belongs with one asked already "
-                                              "(it gives one away, or asks the same fact); one of them is asked"),
-    "teacher.skipped": lambda d, n: "The teacher skipped the question: here is another one",
-    "teacher.ended": lambda d, n: "The teacher ended the game",
+    "capture.base": _capture,
+    "award.elimination": lambda d, n: ngettext("{player} earns {points} point for eliminating {defender}",
+                                               "{player} earns {points} points for eliminating {defender}",
+                                               d["points"]).format(
+        player=n.seat(d["seat"]), points=d["points"], defender=n.seat(d["defender"])),
+    "award.tiebreak": lambda d, n: _("{player} wins the tie-break: +{points}").format(
+        player=n.seat(d["seat"]), points=d["points"]),
+    "rebuild.tried": lambda d, n: _("{player} tries to rebuild the castle: a multiple-choice question decides").format(
+        player=n.seat(d["seat"])),
+    "rebuild.done": lambda d, n: ngettext("{player} rebuilds the castle: {towers} tower stands again",
+                                          "{player} rebuilds the castle: {towers} towers stand again",
+                                          d["towers"]).format(player=n.seat(d["seat"]), towers=d["towers"]),
+    "rebuild.failed": lambda d, n: _("{player} answered wrong: the castle stays as it was").format(
+        player=n.seat(d["seat"])),
+    "skip.nothing_to_attack": lambda d, n: _("{player} has nothing to attack and skips the turn").format(
+        player=n.seat(d["seat"])),
+    "skip.timed_out": lambda d, n: _("{player} ran out of time; the turn passes").format(player=n.seat(d["seat"])),
+    "timeout.random_choice": lambda d, n: _("{player} ran out of time; chosen at random: {territory}").format(
+        player=n.seat(d["seat"]), territory=n.place(d["territory"])),
+    "warning.deck_reshuffled": _deck_reshuffled,
+    "warning.related_question": _related_question,
+    "teacher.skipped": lambda d, n: _("The teacher skipped the question: here is another one"),
+    "teacher.ended": lambda d, n: _("The teacher ended the game"),
     "ranking.final": _ranking,
 }
 assert set(_TEXT) == {code for codes in EVENT_CODES.values() for code in codes}, "a sentence per event code"
 
 
 def event_text(event: Event, names: Names) -> str:
-    """The sentence for one event, e.g. ``"Anna takes Baranya (+400); Bot 1
-    loses 200"``.
+    """The sentence for one event in the language in use, e.g. ``"Anna takes
+    Baranya (+400); Bot 1 loses 200"``.
 
     Raises:
         KeyError: an event code with no sentence (cannot happen for events the
             engine makes: a test checks every code).
     """
     return _TEXT[event.code](event.data, names)
+
+
+# ----------------------------------------------------------------------------- refusals
+
+#: Why an intent was refused (an engine error's or an ``Ack``'s code) -> a
+#: clause for the player in the language in use (:func:`refusal`).
+REFUSALS = {
+    # the engine (triviador_nb.engine.errors)
+    "illegal_action": N_("this move is not allowed now"),
+    "not_your_turn": N_("it is not your turn"),
+    "illegal_territory": N_("this territory cannot be chosen now"),
+    "invalid_answer": N_("this answer cannot be taken"),
+    "answer_too_late": N_("too late: the timer had run out, so this counts as no answer"),
+    "illegal_rebuild": N_("the castle cannot be rebuilt now"),
+    "game_over": N_("the game is over"),
+    "nothing_to_undo": N_("there is nothing to undo yet"),
+    # the table (triviador_nb.classroom.table)
+    "not_started": N_("the game has not started yet"),
+    "paused": N_("one moment: the result is still on screen"),
+    "held": N_("the teacher has paused the game"),
+    "stopped": N_("this game has been closed"),
+    "no_question": N_("there is no open question"),
+    "not_your_seat": N_("this seat is not yours to play"),
+    "stale_state": N_("that moment of the game has passed"),
+    "already_answered": N_("your answer is in already"),
+    "unreadable": N_("this move could not be read"),
+    "not_an_intent": N_("only a pick, an attack, a rebuild or an answer can be sent"),
+    # a room (triviador_nb.rooms: the client and the protocol)
+    "no_connection": N_("not connected to the room (reconnecting…)"),
+    "no_answer": N_("the room did not answer in time: check the connection"),
+    "bad_field": N_("this move could not be read"),
+    "not_json": N_("this move could not be read"),
+    "not_an_object": N_("this move could not be read"),
+    "unknown_type": N_("this move could not be read"),
+    "wrong_version": N_("this screen and the room run different versions: join the room again"),
+}
+#: The clause for a code :data:`REFUSALS` does not know.
+REFUSED = N_("this move is not allowed now")
+
+
+def refusal(code: str, reason: str) -> str:
+    """Why an intent was refused, for the player, in the language in use.
+
+    In English it is ``reason`` as it is (the engine's or the table's own
+    sentence, which names the territory or the seat); in any other language
+    it is the translated clause for ``code`` (:data:`REFUSALS`), or a
+    generic "this move is not allowed now" for a code it does not know. The
+    clause starts in lower case and has no full stop, like the engine's
+    reasons: the screen capitalises it or puts it after a colon.
+
+    Args:
+        code: the ``Ack``'s or the engine error's code (``"not_your_turn"``).
+        reason: its English sentence.
+    """
+    if current_language() == SOURCE:
+        return reason
+    return _(REFUSALS.get(code, REFUSED))
 
 
 # ----------------------------------------------------------------------------- views
@@ -177,14 +363,20 @@ def status(view) -> tuple[str, str]:
     (neighbours)")``; before Start and after the game, ``what`` says so.
     Plain text (the screen escapes it)."""
     if not view.started:
-        return "Ready", "press Start the game"
+        return _("Ready"), _("press Start the game")
     if view.is_over:
         winner = view.players[view.ranking[0]]
-        kind = f" - {WIN_KIND_LABELS[view.win_kind]}" if view.win_kind else ""
-        return "Game over", f"Game over: {winner.name} wins with {winner.score} points{kind}"
+        if view.win_kind:
+            what = ngettext("Game over: {winner} wins with {points} point - {win_kind}",
+                            "Game over: {winner} wins with {points} points - {win_kind}", winner.score)
+        else:
+            what = ngettext("Game over: {winner} wins with {points} point",
+                            "Game over: {winner} wins with {points} points", winner.score)
+        return _("Game over"), what.format(winner=winner.name, points=winner.score,
+                                           win_kind=win_kind_label(view.win_kind) if view.win_kind else "")
     stage = view.stage
     if view.phase == "battle":
-        phase = f"Battle round {view.battle_round} of {view.battle_rounds}"
+        phase = _("Battle round {round} of {rounds}").format(round=view.battle_round, rounds=view.battle_rounds)
     else:
         phase = phase_label(view.phase_name).capitalize()
     acting = view.acting
@@ -192,20 +384,33 @@ def status(view) -> tuple[str, str]:
     you = not view.paused and prompt.kind not in ("wait", "over")
     other = view.players[acting[0]].name if acting else ""
     if view.paused:
-        what = "the result"
+        what = _("the result")
     elif stage == "base":
-        what = "Your base: click a territory (outlined) for your castle" if you else f"{other} is choosing a base"
+        what = (_("Your base: click a territory (outlined) for your castle") if you
+                else _("{player} is choosing a base").format(player=other))
     elif stage == "pick" and view.claiming:
-        what = ("Your claim: click a free territory next to yours, then answer right to keep it" if you
-                else f"{other} is choosing a territory to claim")
+        what = (_("Your claim: click a free territory next to yours, then answer right to keep it") if you
+                else _("{player} is choosing a territory to claim").format(player=other))
     elif stage == "pick":
-        what = (f"Your pick: click a free territory next to yours ({prompt.picks_left + 1} left)" if you
-                else f"{other} is choosing a territory")
+        left = prompt.picks_left + 1
+        what = (ngettext("Your pick: click a free territory next to yours ({left} left)",
+                         "Your pick: click a free territory next to yours ({left} left)", left).format(left=left)
+                if you else _("{player} is choosing a territory").format(player=other))
     elif stage == "attack":
-        extra = " - or rebuild your castle" if you and prompt.can_rebuild else ""
-        extra += " - Magic Wings reach anything once" if you and prompt.wings_choices else ""
-        what = (f"Your attack: click a territory to attack ({TARGET_LABELS[view.round_targets]}){extra}" if you
-                else f"{other} is choosing whom to attack")
+        if not you:
+            what = _("{player} is choosing whom to attack").format(player=other)
+        else:
+            rebuild, wings = prompt.can_rebuild, bool(prompt.wings_choices)
+            if rebuild and wings:
+                what = _("Your attack: click a territory to attack ({targets}) - or rebuild your castle"
+                         " - Magic Wings reach anything once")
+            elif rebuild:
+                what = _("Your attack: click a territory to attack ({targets}) - or rebuild your castle")
+            elif wings:
+                what = _("Your attack: click a territory to attack ({targets}) - Magic Wings reach anything once")
+            else:
+                what = _("Your attack: click a territory to attack ({targets})")
+            what = what.format(targets=target_label(view.round_targets))
     else:
         what = _question_status(view)
     return phase, what
@@ -215,51 +420,61 @@ def _question_status(view) -> str:
     asked = view.question
     names = [view.players[s].name for s in asked.players]
     if asked.purpose == "expansion":
-        return "guess question: everyone answers"
+        return _("guess question: everyone answers")
     if asked.purpose == "claim":
         seat, territory = view.claim
-        return f"{view.players[seat].name} claims {view.territory(territory).name}: a right answer takes it"
+        return _("{player} claims {territory}: a right answer takes it").format(
+            player=view.players[seat].name, territory=territory_name(view.territory(territory).name))
     if asked.purpose == "rebuild":
-        return f"{names[0]} rebuilds the castle: a right answer raises every tower"
+        return _("{player} rebuilds the castle: a right answer raises every tower").format(player=names[0])
     if view.attack is not None:
         a = view.attack
-        who = f"{view.players[a.attacker].name} attacks {view.players[a.defender].name} at {view.territory(a.territory).name}"
-        return f"{who}: {'guess question decides' if asked.kind == 'guess' else 'both answer'}"
-    return f"{' and '.join(names)} answer"
+        text = (_("{attacker} attacks {defender} at {territory}: guess question decides") if asked.kind == "guess"
+                else _("{attacker} attacks {defender} at {territory}: both answer"))
+        return text.format(attacker=view.players[a.attacker].name, defender=view.players[a.defender].name,
+                           territory=territory_name(view.territory(a.territory).name))
+    return _("{players} answer").format(players=and_list(names))
 
 
 def question_title(view) -> str:
-    """The question panel's heading: the kind of question, who answers, what it decides."""
+    """The question panel's heading: the kind of question, who answers, what it
+    decides (labels between `` · ``)."""
     asked = view.question
-    kind = "Guess question" if asked.kind == "guess" else "Multiple-choice question"
-    names = " vs ".join(view.players[s].name for s in asked.players)
+    kind = _("Guess question") if asked.kind == "guess" else _("Multiple-choice question")
+    players = [view.players[s].name for s in asked.players]
+    names = players[0] if players else ""
+    for name in players[1:]:
+        names = _("{first} vs {second}").format(first=names, second=name)
     if asked.purpose == "expansion":
-        return f"{kind} · everyone answers · closest wins"
-    if asked.purpose == "battle_guess":
-        return f"{kind} · both were right · closest wins · {names}"
-    if asked.purpose == "claim":
+        parts = [kind, _("everyone answers"), _("closest wins")]
+    elif asked.purpose == "battle_guess":
+        parts = [kind, _("both were right"), _("closest wins"), names]
+    elif asked.purpose == "claim":
         _seat, territory = view.claim
-        return f"{kind} · {names} · right = {view.territory(territory).name} is yours"
-    if asked.purpose == "rebuild":
-        return f"{kind} · {names} · right = the castle stands again"
-    return f"{kind} · {names}"
+        parts = [kind, names, _("right = {territory} is yours").format(
+            territory=territory_name(view.territory(territory).name))]
+    elif asked.purpose == "rebuild":
+        parts = [kind, names, _("right = the castle stands again")]
+    else:
+        parts = [kind, names]
+    return " · ".join(parts)
 
 
 def turn_text(view) -> str:
     """What the view's seat is asked to click on its turn."""
     kind = view.prompt.kind
     if kind == "base":
-        return "Click a territory (outlined) for your base and castle."
+        return _("Click a territory (outlined) for your base and castle.")
     if kind == "claim":
-        return "Click a free territory next to yours, then answer a question to keep it."
+        return _("Click a free territory next to yours, then answer a question to keep it.")
     if kind == "pick":
-        return "Click a free territory next to yours on the map."
-    extra = []
+        return _("Click a free territory next to yours on the map.")
+    sentences = [_("Click a territory to attack (outlined on the map).")]
     if view.prompt.wings_choices:
-        extra.append("Magic Wings (button below) reach one far territory or castle.")
+        sentences.append(_("Magic Wings (button below) reach one far territory or castle."))
     if view.prompt.can_rebuild:
-        extra.append("Or rebuild your castle (button below).")
-    return " ".join(["Click a territory to attack (outlined on the map).", *extra])
+        sentences.append(_("Or rebuild your castle (button below)."))
+    return " ".join(sentences)
 
 
 OUTCOME_KINDS = {"battle", "tower", "take", "defend", "capture", "award", "pick", "rebuild"}
@@ -275,13 +490,19 @@ def outcome_lines(view) -> list[str]:
     if reveal.data["purpose"] == "expansion":
         picks = [e.data["seat"] for e in view.outcome if e.kind == "pick"] + list(view.pick_queue)
         counts = {seat: picks.count(seat) for seat in dict.fromkeys(picks)}
-        parts = [f"{view.players[seat].name}: {n} pick{'s' if n > 1 else ''}" for seat, n in counts.items()]
+        parts = [ngettext("{player}: {picks} pick", "{player}: {picks} picks", n).format(
+            player=view.players[seat].name, picks=n) for seat, n in counts.items()]
         answered = {a["seat"] for a in reveal.data["answers"] if a["given"] is not None}
         if not answered:
-            return ["Nobody answered: no picks."]
+            return [_("Nobody answered: no picks.")]
         closest = view.players[next(s for s in reveal.data["order"] if s in answered)].name
-        return [f"Closest: {closest}. " + ("; ".join(parts) if parts else "No picks") + "."]
+        if not parts:
+            return [_("Closest: {player}. No picks.").format(player=closest)]
+        return [_("Closest: {player}. {picks}.").format(player=closest, picks="; ".join(parts))]
     if reveal.data["purpose"] == "tiebreak":
-        order = reveal.data["order"]
-        return ["Tie-break: " + ", then ".join(view.players[s].name for s in order) + "."]
+        order = [view.players[s].name for s in reveal.data["order"]]
+        joined = order[0] if order else ""
+        for name in order[1:]:
+            joined = _("{first}, then {second}").format(first=joined, second=name)
+        return [_("Tie-break: {order}.").format(order=joined)]
     return [event_text(e, names) + "." for e in view.outcome if e.kind in OUTCOME_KINDS]

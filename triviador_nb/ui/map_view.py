@@ -16,6 +16,9 @@ drags, zooms nor takes focus. Its size is fixed in CSS: ipyleaflet's own CSS
 gives the map ``flex: 1 1 auto``, so in a column it grew with the side panel
 (600 px to 1,077 px); here its height is set outright, never stretched, and
 its width follows the map's shape, so the territories fill it.
+
+Territory names and the labels' spoken words (``aria-label``) are in the
+language the map view is made in (:mod:`triviador_nb.i18n`).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import Callable, Iterable, Mapping
 import ipywidgets as w
 from ipyleaflet import DivIcon, Map, Marker, Polygon
 
+from ..i18n import TERRITORY, _, current_language, ngettext, pgettext, speaking
 from ..maps import GameMap
 from .browser_input import BrowserInput
 from .cells import close_widgets
@@ -111,8 +115,10 @@ def castle_svg(standing: int, total: int, colour: str) -> str:
             parts.append(f'<path d="M{x} 20 L{x + 2} 15 L{x + 5} 17 L{x + 7} 14 L{x + 9} 20 Z" fill="#9a9a9a" '
                          'stroke="#444" stroke-width="1"/>')
     width = 4 + total * 12
+    spoken = ngettext("{standing} of {total} tower", "{standing} of {total} towers", total).format(
+        standing=standing, total=total)
     return (f'<svg class="tnb-castle-svg" width="{width * 1.3:.0f}" height="29" viewBox="0 0 {width} 22" '
-            f'aria-label="{standing} of {total} towers">'
+            f'aria-label="{escape(spoken)}">'
             + "".join(parts) + "</svg>")
 
 
@@ -125,7 +131,8 @@ def label_html(value: int | None, towers: int | None, total_towers: int, colour:
     It names no territory, so territories in the same state share one icon.
     """
     castle = castle_svg(towers, total_towers, colour) if towers is not None else ""
-    owner = (f'<span class="tnb-mark" style="border-color:{colour}" aria-label="player {escape(mark)}">'
+    spoken = _("player {number}").format(number=mark)
+    owner = (f'<span class="tnb-mark" style="border-color:{colour}" aria-label="{escape(spoken)}">'
              f'{escape(mark)}</span>') if mark else ""
     points = f'<div class="tnb-value">{owner}{value}</div>' if value else ""
     return f'<div class="tnb-label tnb-points">{castle}{points}</div>'
@@ -151,6 +158,8 @@ class MapView:
             as the map's shape asks and :data:`GAME_MAP_SHARE` of the row at
             most, never stretched by what stands beside it.
         note: a small line under the map (the map data's credit).
+        language: the language of the territory names and labels (None:
+            the one in use where the map view is made).
 
     Attributes:
         widget: what to display: the map and its :class:`BrowserInput`, in a
@@ -160,10 +169,14 @@ class MapView:
         polygons: territory id -> its ``Polygon``.
         labels: territory id -> its value/castle label ``Marker`` (changes).
         names: territory id -> its name label ``Marker`` (fixed).
+        language: the language of its words.
     """
 
-    def __init__(self, game_map: GameMap, height: str | None = None, note: str = ""):
+    def __init__(self, game_map: GameMap, height: str | None = None, note: str = "", language: str | None = None):
         self.game_map = game_map
+        with speaking(language or current_language()) as self.language:
+            # the names shown: laid out again from the browser's size reports, outside any screen's language
+            self._shown_names = {tid: pgettext(TERRITORY, name) for tid, name in game_map.board.names.items()}
         self.aspect = view_aspect(game_map.bounds)
         if height is None:  # the game's board: its width is the container's (100cqw), see styles.py
             box = {"width": f"min({GAME_MAP_SHARE}, calc({GAME_MAP_HEIGHT} * {self.aspect:.3f}))"}
@@ -186,6 +199,7 @@ class MapView:
         self.map.observe(self._fit, names=["left", "right", "top", "bottom"])
         self._click_handlers: list[Callable[[str], None]] = []
         self._icons: dict[str, DivIcon] = {}
+        self._icons_by_state: dict[tuple, DivIcon] = {}
         self.polygons: dict[str, Polygon] = {}
         self.labels: dict[str, Marker] = {}
         self.names: dict[str, Marker] = {}
@@ -196,7 +210,7 @@ class MapView:
             polygon.on_click(self._click_callback(tid))
             self.polygons[tid] = polygon
             self.labels[tid] = self._marker(tid, self._icon(label_html(None, None, 0, FREE)))
-            self.names[tid] = self._marker(tid, DivIcon(html=name_html(tid, game_map.board.names[tid]),
+            self.names[tid] = self._marker(tid, DivIcon(html=name_html(tid, self._shown_names[tid]),
                                                         icon_size=ZERO, icon_anchor=ZERO))
         # all layers in one change: Map.add re-sends the whole layer list each time (quadratic: 40 MB for
         # 434 territories); the order is the same, polygons under the labels and names
@@ -220,7 +234,7 @@ class MapView:
         if self._fitted_size is None or len(self.polygons) > LAYOUT_LIMIT:
             return
         points = {t: pixel_xy(lat, lon, self.map.zoom) for t, (lat, lon) in self.game_map.labels.items()}
-        names = self.game_map.board.names
+        names = self._shown_names
         for tid, place in place_names(points, names, self._fitted_size[0], self._bases).items():
             html = name_html(tid, names[tid], place)
             old = self.names[tid].icon
@@ -277,12 +291,13 @@ class MapView:
             values: territory values that occur (e.g. 200 and 400).
             base_value: a base's value (1000), shown with 0..``total_towers`` towers.
         """
-        for seat, colour in enumerate(colours):
-            mark = str(seat + 1)
-            for value in values:
-                self._icon(label_html(value, None, total_towers, colour, mark))
-            for standing in range(total_towers + 1):
-                self._icon(label_html(base_value, standing, total_towers, colour, mark))
+        with speaking(self.language):
+            for seat, colour in enumerate(colours):
+                mark = str(seat + 1)
+                for value in values:
+                    self._icon(label_html(value, None, total_towers, colour, mark))
+                for standing in range(total_towers + 1):
+                    self._icon(label_html(base_value, standing, total_towers, colour, mark))
 
     def show(self, owners: Mapping[str, str | None], values: Mapping[str, int],
              towers: Mapping[str, int | None], total_towers: int,
@@ -300,7 +315,12 @@ class MapView:
             marks: territory id -> its owner's seat number ("1"...), shown
                 beside the value as a cue that needs no colour.
         """
-        choosable = set(choosable)
+        with speaking(self.language):
+            self._show(owners, values, towers, total_towers, set(choosable), contested, marks)
+
+    def _show(self, owners: Mapping[str, str | None], values: Mapping[str, int],
+              towers: Mapping[str, int | None], total_towers: int, choosable: set[str], contested: str | None,
+              marks: Mapping[str, str] | None) -> None:
         bases = frozenset(t for t, standing in towers.items() if standing is not None)
         if bases != self._bases:
             self._bases = bases
@@ -315,7 +335,9 @@ class MapView:
                 polygon.color, polygon.weight, polygon.dash_array = HIGHLIGHT, 4, ""
             else:  # "": ipyleaflet drops a None, and the dashes of an earlier attack would stay
                 polygon.color, polygon.weight, polygon.dash_array = BORDER, 1, ""
-            icon = self._icon(label_html(values[tid], towers[tid], total_towers, colour or "#bbbbbb",
-                                         (marks or {}).get(tid, "")))
+            state = (values[tid], towers[tid], total_towers, colour or "#bbbbbb", (marks or {}).get(tid, ""))
+            icon = self._icons_by_state.get(state)
+            if icon is None:  # the label's HTML (and its words) made once per state, not per territory and render
+                icon = self._icons_by_state[state] = self._icon(label_html(*state))
             if self.labels[tid].icon is not icon:
                 self.labels[tid].icon = icon

@@ -2,16 +2,20 @@
 
 Seats keep the rulebooks' colour names (red, blue, green); Tol's vibrant red,
 blue and teal stay distinct for protanopia, deuteranopia and tritanopia and
-still read as red, blue and green to everyone else.
+still read as red, blue and green to everyone else. The names are shown to
+players (the log's order of bases): they are marked for translation here and
+translated where shown (:func:`triviador_nb.words.colour_label`).
 """
 
+from ..i18n import N_
+
 SEAT_COLOURS = {
-    "red": "#CC3311",
-    "blue": "#0077BB",
-    "green": "#009988",
-    "orange": "#EE7733",
-    "cyan": "#33BBEE",
-    "magenta": "#EE3377",
+    N_("red"): "#CC3311",
+    N_("blue"): "#0077BB",
+    N_("green"): "#009988",
+    N_("orange"): "#EE7733",
+    N_("cyan"): "#33BBEE",
+    N_("magenta"): "#EE3377",
 }
 FREE = "#F4F1EA"  # a free territory: warm off-white
 BORDER = "#3A3A3A"  # territory outlines

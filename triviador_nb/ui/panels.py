@@ -2,7 +2,8 @@
 
 Pure functions from a seat's :class:`~triviador_nb.engine.view.View` to HTML
 strings (the screen is fed by views only, so it cannot show what the seat may
-not see), easy to test. Words come from :mod:`triviador_nb.words`. Every text
+not see), easy to test. Words come from :mod:`triviador_nb.words`, in the
+language in use (:mod:`triviador_nb.i18n`). Every text
 from a question bank or a player name is escaped: markup in a bank is shown
 literally, never rendered.
 """
@@ -13,7 +14,8 @@ from html import escape
 from typing import Mapping, Sequence
 
 from ..engine.view import View
-from ..words import WIN_KIND_LABELS, Names, event_text, status
+from ..i18n import _, ngettext
+from ..words import Names, event_text, seconds_text, status, win_kind_label
 from .map_view import castle_svg
 from .palette import seat_colour
 
@@ -42,10 +44,12 @@ def scoreboard_html(view: View, roles: Mapping[int, str]) -> str:
         if not p.in_game:
             classes.append("tnb-out")
         owned = p.territories
-        status = "out of the game" if not p.in_game else f"{owned} {'territory' if owned == 1 else 'territories'}"
+        status = (_("out of the game") if not p.in_game
+                  else ngettext("{count} territory", "{count} territories", owned).format(count=owned))
+        role = escape(roles.get(p.seat, ""))
         rows.append(
             f'<tr class="{" ".join(classes)}"><td>{swatch(colour, str(p.seat + 1))}</td>'
-            f'<td><b>{escape(p.name)}</b><div class="tnb-role">{escape(roles.get(p.seat, ""))} · {status}</div></td>'
+            f'<td><b>{escape(p.name)}</b><div class="tnb-role">{role} · {escape(status)}</div></td>'
             f'<td class="tnb-castle">{castle}</td><td class="tnb-score">{p.score}</td></tr>')
     return f'<table class="tnb-scores">{"".join(rows)}</table>'
 
@@ -78,18 +82,20 @@ def reveal_html(view: View) -> str:
         given, ms = by_seat[seat]["given"], by_seat[seat]["ms"]
         colour = seat_colour(view.players[seat].colour)
         if given is None:
-            shown, mark = "no answer", "✗"
+            shown, mark = escape(_("no answer")), "✗"
         elif guess:
             off = abs(given - d["correct"])
-            shown, mark = f"{given}", ("exact" if off == 0 else f"off by {off}")
+            shown, mark = f"{given}", escape(_("exact") if off == 0 else _("off by {off}").format(off=off))
         else:
             right = given == d["correct_option"]
-            shown, mark = f"{LETTERS[given]}) {escape(d['options'][given])}", ("✓ right" if right else "✗ wrong")
-        timing = "" if ms is None or given is None else f"{ms / 1000:.1f} s"
+            shown, mark = (f"{LETTERS[given]}) {escape(d['options'][given])}",
+                           escape(_("✓ right") if right else _("✗ wrong")))
+        timing = "" if ms is None or given is None else escape(seconds_text(ms))
         rows.append(f"<tr><td>{swatch(colour)} {escape(view.players[seat].name)}</td><td class='tnb-given'><b>{shown}</b></td>"
                     f"<td>{mark}</td><td class='tnb-time'>{timing}</td></tr>")
+    correct_line = escape(_("Correct answer: {answer}")).format(answer=f"<b>{correct}</b>")
     return (f'<div class="tnb-reveal"><div class="tnb-reveal-q">{escape(d["question_text"])}</div>'
-            f'<div class="tnb-correct">Correct answer: <b>{correct}</b></div>'
+            f'<div class="tnb-correct">{correct_line}</div>'
             f'<table>{"".join(rows)}</table></div>')
 
 
@@ -107,10 +113,13 @@ def ranking_html(view: View) -> str:
     for seat in view.ranking:
         p = view.players[seat]
         colour = seat_colour(p.colour)
-        note = "" if p.in_game else " (out)"
-        items.append(f'<li>{swatch(colour)} <b>{escape(p.name)}</b> {p.score} points{note}</li>')
-    kind = f'<div class="tnb-winkind">{escape(WIN_KIND_LABELS[view.win_kind].capitalize())}</div>' if view.win_kind else ""
-    return f'<div class="tnb-ranking"><div>Final ranking</div>{kind}<ol>{"".join(items)}</ol></div>'
+        points = (ngettext("{points} point", "{points} points", p.score) if p.in_game
+                  else ngettext("{points} point (out)", "{points} points (out)", p.score)).format(points=p.score)
+        items.append(f'<li>{swatch(colour)} <b>{escape(p.name)}</b> {escape(points)}</li>')
+    kind = (f'<div class="tnb-winkind">{escape(win_kind_label(view.win_kind).capitalize())}</div>'
+            if view.win_kind else "")
+    heading = escape(_("Final ranking"))
+    return f'<div class="tnb-ranking"><div>{heading}</div>{kind}<ol>{"".join(items)}</ol></div>'
 
 
 def report_html(reports: Sequence) -> str:
@@ -118,10 +127,14 @@ def report_html(reports: Sequence) -> str:
     guesses were off (so authors can fix or retire a question)."""
     rows = []
     for r in reports:
-        if r.kind == "guess":
-            how = f"exact {r.correct}/{r.answers}" + (f", median off by {r.median_off:g}" if r.answers else "")
+        if r.kind == "guess" and r.answers:
+            how = _("exact {correct}/{answers}, median off by {off}").format(
+                correct=r.correct, answers=r.answers, off=f"{r.median_off:g}")
+        elif r.kind == "guess":
+            how = _("exact {correct}/{answers}").format(correct=r.correct, answers=r.answers)
         else:
-            how = f"right {r.correct}/{r.answers}"
+            how = _("right {correct}/{answers}").format(correct=r.correct, answers=r.answers)
         rows.append(f"<tr><td>{escape(r.text)}</td><td>{escape(how)}</td></tr>")
-    return ('<table class="tnb-report"><tr><th>Question</th><th>Answers</th></tr>'
+    question, answers = escape(_("Question")), escape(_("Answers"))
+    return (f'<table class="tnb-report"><tr><th>{question}</th><th>{answers}</th></tr>'
             + "".join(rows) + "</table>")

@@ -6,7 +6,8 @@ press them). Guess questions get a number box that submits on Enter and an
 type at once (:mod:`.browser_input`). The panel is given only what players
 may see: the text and the shuffled options, never the correct answer: a
 player never sees it before the question is resolved. Its widgets are made
-once and reused for every question.
+once and reused for every question, in the language of the screen that makes
+the panel (:mod:`triviador_nb.i18n`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Callable, Sequence
 
 import ipywidgets as w
 
+from ..i18n import _, current_language, speaking
 from .browser_input import BrowserInput
 from .cells import close_widgets
 
@@ -45,9 +47,19 @@ class QuestionPanel:
         answer_button: submits the number box.
         guess_row: the number box and its button, shown for guess questions.
         keys: the keyboard's way to the controls (:mod:`.browser_input`).
+        language: the language of the panel's own words (its widgets'
+            labels, the warning about a typed guess).
+
+    Args:
+        language: a language code; None: the one in use where the panel is
+            made (a screen makes its panel inside its own language).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, language: str | None = None) -> None:
+        with speaking(language or current_language()) as self.language:
+            self._setup()
+
+    def _setup(self) -> None:
         self.header = w.HTML(layout={"margin": "0"})
         self.text = w.HTML(layout={"margin": "4px 0 8px 0"})
         self.timer = w.FloatProgress(value=0, min=0, max=1, bar_style="info",
@@ -58,10 +70,10 @@ class QuestionPanel:
         for i, button in enumerate(self.choice_buttons):
             button.add_class("tnb-choice")
             button.on_click(self._choice_clicked(i))
-        self.guess_box = w.Text(placeholder="your number", continuous_update=False,
+        self.guess_box = w.Text(placeholder=_("your number"), continuous_update=False,
                                 layout={"width": "62%", "height": "48px"})
         self.guess_box.add_class("tnb-guess")
-        self.answer_button = w.Button(description="Answer", button_style="primary",
+        self.answer_button = w.Button(description=_("Answer"), button_style="primary",
                                       layout={"width": "36%", "height": "48px"},
                                       style={"font_size": "19px", "font_weight": "bold"})
         self.guess_box.observe(self._guess_submitted, "value")
@@ -79,7 +91,7 @@ class QuestionPanel:
         self._on_choice: Callable[[int], None] | None = None
         self._on_guess: Callable[[int], None] | None = None
         self._accepting = False
-        self.clear("Waiting for the game to start")
+        self.clear(_("Waiting for the game to start"))
 
     def close(self) -> None:
         """Close every widget of the panel, the controls not on screen now included."""
@@ -112,9 +124,11 @@ class QuestionPanel:
             return
         value = parse_guess(self.guess_box.value)
         if value is None:
-            shown = escape(self.guess_box.value.strip()) or "nothing"
-            self.feedback.value = (f'<div class="tnb-warn">"{shown}" is not a whole number. '
-                                   "Type digits only, e.g. 1848.</div>")
+            with speaking(self.language):
+                typed = self.guess_box.value.strip()
+                text = (_('"{typed}" is not a whole number. Type digits only, e.g. 1848.').format(typed=typed)
+                        if typed else _('"nothing" is not a whole number. Type digits only, e.g. 1848.'))
+            self.feedback.value = f'<div class="tnb-warn">{escape(text, quote=False)}</div>'
             return
         self._accepting = False
         self.guess_box.disabled = self.answer_button.disabled = True
@@ -123,7 +137,7 @@ class QuestionPanel:
     # --------------------------------------------------------------- display
 
     def ask(self, title: str, text: str, options: Sequence[str], can_answer: bool, seconds: float,
-            watching: str = "You watch this one.") -> None:
+            watching: str | None = None) -> None:
         """Show a question.
 
         Args:
@@ -132,8 +146,12 @@ class QuestionPanel:
             options: the four shuffled options, or ``()`` for a guess question.
             can_answer: False for a player who only watches this battle.
             seconds: the timer (D3).
-            watching: what a screen that cannot answer says under it.
+            watching: what a screen that cannot answer says under it
+                (None: "You watch this one.").
         """
+        if watching is None:
+            with speaking(self.language):
+                watching = _("You watch this one.")
         self.header.value = f'<div class="tnb-qhead">{escape(title)}</div>'
         self.text.value = f'<div class="tnb-qtext">{escape(text)}</div>'
         self.timer.max, self.timer.value, self.timer.bar_style = seconds, seconds, "info"
@@ -186,7 +204,9 @@ class QuestionPanel:
         """Show what a resolved question decided (e.g. "Bot 1 takes Heves."),
         large, while the result stays on screen."""
         self.clear("")
-        self.header.value = '<div class="tnb-qhead">Result</div>'
+        with speaking(self.language):
+            heading = _("Result")
+        self.header.value = f'<div class="tnb-qhead">{escape(heading)}</div>'
         self.text.value = "".join(f'<div class="tnb-qtext">{escape(line)}</div>' for line in lines)
 
     def clear(self, message: str) -> None:
@@ -204,6 +224,7 @@ class QuestionPanel:
             button.disabled = True
             button.button_style = "info" if i == index else ""
 
-    @staticmethod
-    def _seconds_html(seconds: float) -> str:
-        return f'<div class="tnb-timer">{seconds:.0f} s</div>'
+    def _seconds_html(self, seconds: float) -> str:
+        with speaking(self.language):
+            shown = _("{seconds} s").format(seconds=f"{seconds:.0f}")
+        return f'<div class="tnb-timer">{escape(shown)}</div>'

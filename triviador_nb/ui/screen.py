@@ -22,7 +22,7 @@ from ..classroom import Ack, Clock, Table, Timer
 from ..engine import Action, ChoiceAnswer, GuessAnswer, Pick, Rebuild
 from ..engine import Attack as AttackAction
 from ..engine.view import View
-from ..i18n import speaking
+from ..i18n import MAP, RULE_SET, TERRITORY, _, pgettext, speaking
 from ..maps import GameMap
 from ..resources import data_dir
 from . import panels
@@ -140,10 +140,11 @@ class TableSource:
     def roles(self) -> dict[int, str]:
         if self._roles is not None:
             return dict(self._roles())
-        return {s: f"bot · {b.skill.name}" for s, b in self.table.bots.items()}
+        return {s: _("bot · {skill}").format(skill=words.skill_label(b.skill.name))
+                for s, b in self.table.bots.items()}
 
     def title_note(self) -> str:
-        return self._note if self._note is not None else f"game {self.table.game.seed}"
+        return self._note if self._note is not None else _("game {number}").format(number=self.table.game.seed)
 
     def report_html(self) -> str:
         return self._report() if self._report is not None else ""
@@ -171,8 +172,14 @@ def map_credit(game_map: GameMap) -> str:
     it, see maps/NOTICE), the file's name for a teacher's own."""
     source = game_map.source_path
     if source is None or Path(source).parent.resolve() == data_dir("maps").resolve():
-        return "Map: Made with Natural Earth"
-    return f"Map: {Path(source).name}"
+        return _("Map: Made with Natural Earth")
+    return _("Map: {file}").format(file=Path(source).name)
+
+
+def _sentence(clause: str) -> str:
+    """A refusal's clause (:func:`triviador_nb.words.refusal`) as a sentence
+    of its own: capitalised, with one full stop."""
+    return clause[:1].upper() + clause[1:].rstrip(".") + "." if clause else clause
 
 
 class GameScreen:
@@ -247,12 +254,12 @@ class GameScreen:
     # ------------------------------------------------------------------ layout
 
     def _build_widgets(self) -> None:
-        self.map_view = MapView(self.game_map, note=map_credit(self.game_map))
+        self.map_view = MapView(self.game_map, note=map_credit(self.game_map), language=self.language)
         v = self.view
         self.map_view.preload_labels([seat_colour(p.colour) for p in v.players], v.point_values,
                                      v.base_value, v.base_towers)
         self.map_view.on_territory_click(lambda t: self._guarded(self._territory_clicked, t))
-        self.panel = QuestionPanel()
+        self.panel = QuestionPanel(language=self.language)
         self.panel.on_choice(lambda i: self._guarded(self._choice, i))
         self.panel.on_guess(lambda v: self._guarded(self._guess, v))
         self.title = w.HTML()
@@ -263,28 +270,28 @@ class GameScreen:
         self.log = w.HTML()
         self.ranking = w.HTML()
         self.report_view = w.HTML()
-        self.report_box = w.Accordion(children=(self.report_view,), titles=("How did the questions go?",),
+        self.report_box = w.Accordion(children=(self.report_view,), titles=(_("How did the questions go?"),),
                                       selected_index=None, layout={"display": "none"})
-        self.play_again = self._big_button("Play again", "success",
+        self.play_again = self._big_button(_("Play again"), "success",
                                            lambda: self.restart() if self.view.is_over else None)
-        self.wings = w.ToggleButton(description="Use Magic Wings", icon="", value=False,
-                                    tooltip="Attack one territory or castle that does not border you (once a game)",
+        self.wings = w.ToggleButton(description=_("Use Magic Wings"), icon="", value=False,
+                                    tooltip=_("Attack one territory or castle that does not border you (once a game)"),
                                     layout={"width": "49%", "height": "48px", "display": "none"},
                                     style={"font_weight": "bold"})
         self.wings.observe(lambda _: self._guarded(self._refresh), "value")
-        self.rebuild_button = w.Button(description="Rebuild castle", button_style="warning",
-                                       tooltip="Answer one question right and every tower stands again",
+        self.rebuild_button = w.Button(description=_("Rebuild castle"), button_style="warning",
+                                       tooltip=_("Answer one question right and every tower stands again"),
                                        layout={"width": "49%", "height": "48px", "display": "none"},
                                        style={"font_weight": "bold"})
         self.rebuild_button.on_click(lambda _: self._guarded(self._rebuild_clicked))
         turn_controls = w.HBox([self.wings, self.rebuild_button],
                                layout={"width": "100%", "justify_content": "space-between"})
         # the keyboard's way to a territory (issue 12: every action without the mouse): type a name, Enter
-        self.by_name = w.Combobox(placeholder="or type a territory's name, then Enter", ensure_option=True,
-                                  continuous_update=False, description="Territory",
+        self.by_name = w.Combobox(placeholder=_("or type a territory's name, then Enter"), ensure_option=True,
+                                  continuous_update=False, description=_("Territory"),
                                   layout={"width": "100%", "height": "40px", "visibility": "hidden"})
         self.by_name.observe(lambda change: self._guarded(self._named, change["new"]), "value")
-        self.start_button = self._big_button("Start the game", "primary", self.start)
+        self.start_button = self._big_button(_("Start the game"), "primary", self.start)
         self.side = side = w.VBox([self.scoreboard, self.start_button, self.message, self.panel.widget,
                                    turn_controls, self.by_name, self.ranking, self.play_again, self.report_box, self.reveal,
                                    self.log],
@@ -315,21 +322,22 @@ class GameScreen:
         source = self.source
         fault = source.take_fault()
         if fault:
-            self._say(f"Something went wrong ({fault}). The game goes on.", warn=True)
+            self._say(_("Something went wrong ({fault}). The game goes on.").format(fault=fault), warn=True)
             source.recover()
             return
         v = self.view
         self._render(v)
         if not v.started:
-            first = ("the players choose their bases then" if v.stage == "base"
-                     else "the bases are drawn; the first question's timer starts then")
-            self.panel.clear(f"Press Start when the class is ready: {first}.")
+            self.panel.clear(_("Press Start when the class is ready: the players choose their bases then.")
+                             if v.stage == "base" else
+                             _("Press Start when the class is ready: the bases are drawn; the first question's "
+                               "timer starts then."))
         elif v.is_over:
             self._shown = v.state_id
-            self.panel.clear("The game is over.")
+            self.panel.clear(_("The game is over."))
         elif v.paused and not source.held and v.reveal is not None and v.reveal.index != self._shown_reveal:
             self._shown_reveal, self._shown = v.reveal.index, ""
-            self.panel.result(words.outcome_lines(v) or ["See the result below."])
+            self.panel.result(words.outcome_lines(v) or [_("See the result below.")])
         elif not v.paused and v.state_id != self._shown:
             self._show_prompt(v)
         elif (not v.paused and v.question is not None and v.question.my_answer is not None
@@ -343,7 +351,7 @@ class GameScreen:
             q = v.question
             if self.teams:  # the teams answer aloud or on paper; the teacher types each one, hidden, below
                 self.panel.ask(words.question_title(v), q.text, q.options, False, q.time_limit_s,
-                               watching="Each team tells the teacher its answer.")
+                               watching=_("Each team tells the teacher its answer."))
                 if not q.options:
                     self.panel.controls.children = ()  # no number box on the projector
             else:
@@ -354,20 +362,21 @@ class GameScreen:
         elif kind in ("base", "pick", "claim", "attack"):
             self.wings.value = False
             seat = self.seat
-            self.panel.prompt(f"{self.teams[seat]}: your turn" if seat in self.teams else "Your turn",
+            self.panel.prompt(_("{team}: your turn").format(team=self.teams[seat]) if seat in self.teams
+                              else _("Your turn"),
                               words.turn_text(v), v.prompt.time_limit_s)
             self._tick(v.state_id)
         else:
             name = v.players[v.acting[0]].name
-            self.panel.clear({"base": f"{name} is choosing a base…", "pick": f"{name} is choosing a territory…"}
-                             .get(v.stage, f"{name} is choosing whom to attack…"))
+            waiting = {"base": _("{player} is choosing a base…"), "pick": _("{player} is choosing a territory…")}
+            self.panel.clear(waiting.get(v.stage, _("{player} is choosing whom to attack…")).format(player=name))
 
     def _note_answer(self, v: View) -> None:
         """The seat's answer is in (typed here or by a team-mate): say which."""
         self._answer_noted = v.state_id
         q = v.question
         given = str(q.my_answer) if q.kind == "guess" else LETTERS[q.my_answer]
-        self.panel.stop(f"Answer in: {given}. Waiting for the others…")
+        self.panel.stop(_("Answer in: {answer}. Waiting for the others…").format(answer=given))
 
     def _tick(self, state_id: str) -> None:
         """Keep the panel's countdown in step with the source's deadline while
@@ -394,32 +403,34 @@ class GameScreen:
         still_open = not v.paused and v.question is not None
         if ack.status == "accepted" and still_open:
             self._answer_noted = v.state_id
-            self.panel.stop(f"Answer sent: {given} in {ack.ms / 1000:.1f} s. Waiting for the others…")
+            self.panel.stop(_("Answer sent: {answer} in {time}. Waiting for the others…").format(
+                answer=given, time=words.seconds_text(ack.ms)))
         elif ack.status == "late" and still_open:
-            self.panel.warn("Too late: the timer had run out, so this counts as no answer.")
+            self.panel.warn(_("Too late: the timer had run out, so this counts as no answer."))
         elif ack.status == "duplicate" and still_open:
             self._note_answer(v)
         elif ack.status == "rejected":
-            self._say(ack.reason[0].upper() + ack.reason[1:].rstrip(".") + ".", warn=True)
+            self._say(_sentence(words.refusal(ack.code, ack.reason)), warn=True)
 
     def _territory_clicked(self, territory: str) -> None:
         v = self.view
-        name = next((t.name for t in v.territories if t.id == territory), territory)
+        name = pgettext(TERRITORY, next((t.name for t in v.territories if t.id == territory), territory))
         if self.seat is None:
-            return self._say(f"{name}: you are watching this game.")
+            return self._say(_("{territory}: you are watching this game.").format(territory=name))
         if not v.started:
-            return self._say("Press Start to begin the game." if self._start_shown
-                             else "The game has not started yet.", in_panel=True)
+            return self._say(_("Press Start to begin the game.") if self._start_shown
+                             else _("The game has not started yet."), in_panel=True)
         if v.paused:
-            return self._say("One moment: the result is still on screen.")
+            return self._say(_("One moment: the result is still on screen."))
         if v.prompt.kind not in ("base", "pick", "claim", "attack"):
-            return self._say(f"{name}: it is not your turn to choose a territory.")
+            return self._say(_("{territory}: it is not your turn to choose a territory.").format(territory=name))
         wings = v.prompt.kind == "attack" and self.wings.value and territory in v.prompt.wings_choices
         action = AttackAction(self.seat, territory, wings=wings) if v.prompt.kind == "attack" \
             else Pick(self.seat, territory)
         ack = self.source.submit(self.seat, action, self._shown or None)
         if ack.status == "rejected":
-            self._say(f"You cannot choose {name}: {ack.reason}.", warn=True, in_panel=True)
+            self._say(_("You cannot choose {territory}: {reason}.").format(
+                territory=name, reason=words.refusal(ack.code, ack.reason)), warn=True, in_panel=True)
         elif ack.accepted:
             self._say("")
 
@@ -427,7 +438,7 @@ class GameScreen:
         """A territory chosen by typing its name (the keyboard's click)."""
         if not name:
             return
-        territory = next((t.id for t in self.view.territories if t.name == name), None)
+        territory = next((t.id for t in self.view.territories if pgettext(TERRITORY, t.name) == name), None)
         self.by_name.value = ""
         if territory is not None:
             self._territory_clicked(territory)
@@ -436,7 +447,7 @@ class GameScreen:
         if self.seat is not None and self.view.prompt.can_rebuild:
             ack = self.source.submit(self.seat, Rebuild(self.seat), self._shown or None)
             if ack.status == "rejected":
-                self._say(ack.reason[0].upper() + ack.reason[1:] + ".", warn=True)
+                self._say(_sentence(words.refusal(ack.code, ack.reason)), warn=True)
 
     # ------------------------------------------------------------------ display
 
@@ -444,16 +455,16 @@ class GameScreen:
         source = self.source
         roles = source.roles()
         if self.teams:
-            roles.update({s: "team" for s in self.teams})
+            roles.update({s: _("team") for s in self.teams})
         elif self.seat is not None:
-            roles[self.seat] = "you"
+            roles[self.seat] = _("you")
         note = source.title_note()
         note_html = f'<span class="tnb-note" style="font-size:14px"> · {escape(note)}</span>' if note else ""
-        self.title.value = (f'<div class="tnb-title">{escape(v.rules_title)} · {escape(self.game_map.title)}'
-                            f'{note_html}</div>')
+        rules_title, map_title = pgettext(RULE_SET, v.rules_title), pgettext(MAP, self.game_map.title)
+        self.title.value = f'<div class="tnb-title">{escape(rules_title)} · {escape(map_title)}{note_html}</div>'
+        paused, why = escape(_("Paused")), escape(_("the teacher has paused the game: every timer has stopped"))
         self.status.value = panels.status_html(v) if not (source.held and v.started and not v.is_over) else (
-            '<div class="tnb-status tnb-yourturn"><span class="tnb-phase">Paused</span> · '
-            "the teacher has paused the game: every timer has stopped</div>")
+            f'<div class="tnb-status tnb-yourturn"><span class="tnb-phase">{paused}</span> · {why}</div>')
         self.scoreboard.value = panels.scoreboard_html(v, roles)
         self.reveal.value = panels.reveal_html(v)
         self.log.value = panels.log_html(v)
@@ -472,7 +483,7 @@ class GameScreen:
         if my_attack and self.wings.value:
             choosable += list(prompt.wings_choices)
         names = {t.id: t.name for t in v.territories}
-        options = tuple(sorted(names[t] for t in choosable))
+        options = tuple(sorted(pgettext(TERRITORY, names[t]) for t in choosable))
         if self.by_name.options != options:
             self.by_name.options = options
         # hidden, not removed: a box that came and went on "your turn" would move the page under the click
@@ -512,14 +523,15 @@ class GameScreen:
         except Exception as error:  # noqa: BLE001 - the game must survive any UI fault
             if self._recovering:  # the screen failed again while recovering: say so once, and stop trying
                 raise
-            self._say(f"Something went wrong ({type(error).__name__}: {error}). The game goes on.", warn=True)
+            self._say(_("Something went wrong ({fault}). The game goes on.").format(
+                fault=f"{type(error).__name__}: {error}"), warn=True)
             self._recovering = True
             try:
                 if self.source.started:
                     self.source.recover()
             except Exception as again:  # noqa: BLE001
-                self._say(f"Something went wrong twice ({again}). The game is kept; "
-                          "run .resume() to try again.", warn=True)
+                self._say(_("Something went wrong twice ({fault}). The game is kept; "
+                            "run .resume() to try again.").format(fault=again), warn=True)
             finally:
                 self._recovering = False
 
