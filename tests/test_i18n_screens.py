@@ -255,3 +255,24 @@ def test_a_room_language_this_kernel_does_not_have_leaves_the_students_own(hunga
     finally:
         anna.close()
         teacher.close()
+
+
+def test_after_a_kernel_restart_the_form_speaks_the_saved_lesson_s_language(hungarian):
+    """The kernel starts in English after a restart; the form comes back in
+    the language of the newest saved game, folds away on New game, and the
+    resumed game speaks its own language."""
+    clock = ManualClock()
+    form = setup(clock=clock, language="hu", teams="Kékek, Pirosak", folded=True)
+    assert form.fold.selected_index is None and form.app.teams == {0: "Kékek", 1: "Pirosak"}
+    form.fold.selected_index = 0
+    form.new_game.click()
+    assert form.fold.selected_index is None  # the projector shows the new game
+    form.app.start()
+    form.app.controls.entries[0].value = "1848"
+    form.close()
+    set_language("en")  # the kernel restarts
+    again = setup(clock=clock, folded=True)
+    assert again.language == "hu" and again.new_game.description == "Új játék"
+    again.resume_button.click()
+    assert again.app.language == "hu" and again.app.controls.pause_button.description == "Szünet"
+    again.close()

@@ -57,7 +57,7 @@ class LanguageError(ValueError):
 
 _default = SOURCE
 _speaking: contextvars.ContextVar[str | None] = contextvars.ContextVar("triviador_nb_language", default=None)
-_cache: dict[tuple[str, Path | None, float], gettext.NullTranslations] = {}
+_loaded: dict[tuple[str, str | None], tuple[tuple[Path, int] | None, gettext.NullTranslations]] = {}
 _lock = threading.Lock()
 
 
@@ -109,7 +109,7 @@ def set_language(code: str) -> str:
     """
     global _default
     code = _known(code)
-    translation(code)  # a broken file is reported now, not in the middle of a game
+    translation(code, fresh=True)  # a broken file is reported now, not in the middle of a game
     _default = code
     return code
 
@@ -161,27 +161,35 @@ def language_name(code: str) -> str:
     return name[:1].upper() + name[1:]
 
 
-def translation(code: str | None = None) -> gettext.NullTranslations:
+def translation(code: str | None = None, fresh: bool = False) -> gettext.NullTranslations:
     """The compiled catalogue of ``code`` (None: the language in use).
+
+    A catalogue is read once per kernel and languages folder; ``fresh`` reads
+    it again if its file changed (:func:`set_language` and the setup form's
+    language field do, so a teacher's edited ``.po`` file shows on the next
+    choice). Looking a sentence up costs a dict lookup, not a file check.
 
     Raises:
         LanguageError: ``code`` has no ``.po`` file, or it cannot be read.
     """
     code = code or current_language()
-    if code == SOURCE:
-        path = catalogue_path(code)
-        if path is None:
-            return gettext.NullTranslations()
-    else:
-        path = catalogue_path(code)
-        if path is None:
+    where = (code, os.environ.get("TRIVIADOR_NB_HOME"))
+    found = _loaded.get(where)
+    if found is not None and not fresh:
+        return found[1]
+    path = catalogue_path(code)
+    if path is None:
+        if code != SOURCE:
             raise LanguageError(_no_language(code))
-    key = (code, path, path.stat().st_mtime)
+        _loaded[where] = (None, gettext.NullTranslations())
+        return _loaded[where][1]
+    stamp = (path, path.stat().st_mtime_ns)
+    if found is not None and found[0] == stamp:
+        return found[1]
     with _lock:
-        found = _cache.get(key)
-        if found is None:
-            found = _cache[key] = _compile(code, path)
-    return found
+        compiled = _compile(code, path)
+        _loaded[where] = (stamp, compiled)
+    return compiled
 
 
 def _compile(code: str, path: Path) -> gettext.GNUTranslations:

@@ -22,6 +22,7 @@ import ipywidgets as w
 from ..classroom import Ack, Table
 from ..engine.actions import Draw
 from ..reports import Report
+from ..words import refusal
 from ..i18n import _, speaking
 from .cells import close_widgets
 from .question_panel import parse_guess
@@ -212,7 +213,8 @@ class TeacherControls:
         if ack is None or ack.accepted or ack.status == "late":
             self._say(done if ack is None or ack.accepted else _("Too late: it counts as no answer."))
         else:
-            self._say(ack.reason[0].upper() + ack.reason[1:] + ".", warn=True)
+            clause = refusal(ack.code, ack.reason)
+            self._say(clause[:1].upper() + clause[1:].rstrip(".") + ".", warn=True)
         self.refresh()
 
     def _say(self, text: str, warn: bool = False) -> None:

@@ -31,8 +31,8 @@ from babel.dates import format_skeleton, format_time
 
 from ..classroom import Clock
 from ..classroom.journal import SavedGame, saved_games
-from ..i18n import (MAP, RULE_SET, LanguageError, N_, _, babel_locale, languages, ngettext, pgettext,
-                    set_language, speaking, translation)
+from ..i18n import (MAP, RULE_SET, SOURCE, LanguageError, N_, _, babel_locale, current_language, languages,
+                    ngettext, pgettext, set_language, speaking, translation)
 from .teacher import skill_name
 
 SKILLS = ("easy", "medium", "hard")
@@ -75,6 +75,8 @@ class GameSetup:
                  you: str | None = None, bots: Sequence[str] | None = None, seed: int | None = None,
                  pace: float = 1.0, clock: Clock | None = None, language: str | None = None,
                  teams: str | Sequence[str] | None = None, folded: bool = False):
+        if language is None:
+            language = _saved_language()
         with speaking(language) as self.language:
             self._build(rules, map, bank, you, bots, seed, pace, clock, teams, folded)
 
@@ -136,6 +138,7 @@ class GameSetup:
         fields = w.HBox([form, self.preview_box])
         # folded (the projector): the game is what the class sees; the form is one line above it
         self.fold = w.Accordion(children=(fields,), selected_index=None if folded else 0)
+        self._folded = folded
         self.widget = w.VBox([self.saved_row, self.fold, self.error, self.game_box])
         self._label()
         self._show_bot_seats()
@@ -224,7 +227,7 @@ class GameSetup:
     def _language_chosen(self, code: str) -> None:
         """The form's words in language ``code`` at once; the next game speaks it."""
         try:
-            translation(code)  # a teacher's .po file that cannot be read is said here, not mid-game
+            translation(code, fresh=True)  # a teacher's .po file that cannot be read is said here, not mid-game
         except LanguageError as error:
             self.error.value = f'<div class="tnb-warn" style="white-space:pre-wrap">{escape(str(error))}</div>'
             self.language_choice.value = self.language
@@ -424,9 +427,22 @@ class GameSetup:
         self.game_box.children = (app.widget,)
         if previous is not None:
             previous.close()
+            if self._folded:
+                self.fold.selected_index = None  # the projector shows the new game, not the form
         self.error.value = "".join(f'<div class="tnb-note">{escape(warning)}</div>' for warning in game_map.warnings)
         if game_map.source_path != self._previewed.source_path:
             self._show_preview(game_map)
+
+
+def _saved_language() -> str | None:
+    """After a kernel restart (the kernel still speaking English, never told
+    otherwise): the language of the newest saved game, so a Hungarian lesson
+    comes back in Hungarian; None otherwise."""
+    if current_language() != SOURCE:
+        return None
+    newest = saved_games(limit=1)
+    code = newest[0].setup.get("language") if newest else None
+    return code if isinstance(code, str) and code in languages() else None
 
 
 def saved_label(game: SavedGame) -> str:
