@@ -142,3 +142,29 @@ def test_the_classroom_projector_in_voila_needs_no_network(server_url):
     assert all(sizes["map"] > 300 and sizes["teacher"] > 100 for sizes in report.rendered.values()), report.rendered
     assert report.entry_hidden and report.answer_in
     assert report.paused.startswith("Paused"), report.paused
+
+
+@pytest.mark.parametrize("where", ["voila", "lab"])
+def test_a_teacher_s_whole_lesson_in_hungarian(server_url, where):
+    """Issue 12's "Done when": set up in Hungarian with two teams and a bot,
+    oral answers typed by the teacher, clicks on the teams' turns, a pause, a
+    kernel restart and the saved game resumed, the game ended and the report
+    saved and opened with openpyxl (Voila with every other host blocked)."""
+    from lesson_driver import TEAMS, hu, hu_plural, run_lesson
+
+    run = run_lesson(server_url, OUT, where)
+    print(f"\nlesson in {where}: {run.entered} answers typed, {run.clicks} clicks, "
+          f"{run.moves_before_restart}+{run.moves_after_resume} moves, {run.seconds} s")
+    assert run.blocked == []
+    assert run.folded_after_new_game and run.title.startswith("ConQUIZtador · Magyarország")
+    assert run.entered >= 2 and run.entry_hidden and run.clicks >= 1
+    assert run.paused_status.startswith(hu("Paused")) and run.paused_held_s > 0
+    assert run.moves_before_restart >= 4 and run.moves_after_resume >= 1
+    assert run.resumed_message.startswith(hu_plural("Resumed from {file}: game {game}, {n} move in. Press Start to "
+                                                    "go on.", "Resumed from {file}: game {game}, {n} moves in. "
+                                                    "Press Start to go on.").split("{")[0]), run.resumed_message
+    assert run.over_status.startswith(hu("Game over")), run.over_status
+    assert run.report_message.startswith(hu("Report saved: {xlsx} and {n} CSV files in {folder}").split("{")[0])
+    assert run.report_sheets == ["players", "answers", "questions", "scores"]
+    assert set(TEAMS) <= set(run.report_players)
+    assert run.formulas == 0

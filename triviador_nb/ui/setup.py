@@ -115,7 +115,7 @@ class GameSetup:
         # after a kernel restart: the games saved before this form was made (its own game is saved too)
         self._saved = saved_games(limit=8)
         self.saved_choice = w.Dropdown(options=[(saved_label(g), str(g.path)) for g in self._saved],
-                                       style=style, layout=wide)
+                                       style=style, layout={"width": "560px"})
         self.resume_button = w.Button(button_style="warning", icon="play", layout={"width": "320px", "height": "44px"},
                                       style={"font_weight": "bold"})
         self.resume_button.on_click(self._in_language(self.resume_saved))
