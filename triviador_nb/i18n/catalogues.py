@@ -13,6 +13,7 @@ run: every sentence translated, not fuzzy, with the same ``{fields}``.
 
 from __future__ import annotations
 
+import ast
 import string
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -63,9 +64,37 @@ def template() -> Catalog:
         if filename.replace("\\", "/") in skip or not message or not (message[0] if isinstance(message, tuple) else message):
             continue
         catalog.add(message, locations=[(f"triviador_nb/{filename}", None)], auto_comments=comments, context=context)
+    for message, context, filename in marked_in_code():  # what Babel's extractor missed (inside f-strings)
+        if catalog.get(message[0] if isinstance(message, tuple) else message, context) is None:
+            catalog.add(message, locations=[(filename, None)], context=context)
     for name, context in _names():
         catalog.add(name, context=context)
     return catalog
+
+
+def marked_in_code() -> list[tuple[str | tuple[str, str], str | None, str]]:
+    """Every literal message marked in the package, found in its syntax
+    trees, calls inside f-strings included (Babel's extractor does not look
+    there): ``(message, context, file)``; ``message`` is ``(singular,
+    plural)`` for :func:`~triviador_nb.i18n.ngettext`."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = f"triviador_nb/{path.relative_to(PACKAGE).as_posix()}"
+        if relative.endswith("i18n/catalogues.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            texts = [a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None for a in node.args]
+            name = node.func.id
+            if name in ("_", "N_") and texts[:1] and texts[0]:
+                found.append((texts[0], None, relative))
+            elif name == "ngettext" and len(texts) >= 2 and texts[0] and texts[1]:
+                found.append(((texts[0], texts[1]), None, relative))
+            elif name == "pgettext" and len(texts) >= 2 and texts[1] and isinstance(node.args[0], ast.Name):
+                contexts = {"TERRITORY": TERRITORY, "MAP": MAP, "RULE_SET": RULE_SET}
+                found.append((texts[1], contexts.get(node.args[0].id, node.args[0].id), relative))
+    return found
 
 
 def _names() -> list[tuple[str, str]]:

@@ -30,7 +30,7 @@ from typing import Callable, Iterable, Mapping
 import ipywidgets as w
 from ipyleaflet import DivIcon, Map, Marker, Polygon
 
-from ..i18n import TERRITORY, _, current_language, ngettext, pgettext, speaking
+from ..i18n import MAP, TERRITORY, _, current_language, ngettext, pgettext, speaking
 from ..maps import GameMap
 from .browser_input import BrowserInput
 from .cells import close_widgets
@@ -192,7 +192,15 @@ class MapView:
             self.map.remove(layer)
         self.map.add_class("tnb-map")
         credit = [w.HTML(f'<div class="tnb-note" style="font-size:12px">{escape(note)}</div>')] if note else []
-        self.widget = w.VBox([w.HTML(MAP_CSS), self.map, *credit, BrowserInput()], layout={**box, "flex": "0 0 auto"})
+        with speaking(self.language):  # what a screen reader says of the drawing (it cannot read the shapes)
+            spoken = ngettext("Map of {map}: {n} territory. To choose one without the mouse, type its name in "
+                              "the Territory box beside the map, then press Enter.",
+                              "Map of {map}: {n} territories. To choose one without the mouse, type its name in "
+                              "the Territory box beside the map, then press Enter.",
+                              len(game_map.board)).format(map=pgettext(MAP, game_map.title), n=len(game_map.board))
+        self.spoken = w.HTML(f'<div class="tnb-sr-only">{escape(spoken)}</div>')
+        self.widget = w.VBox([w.HTML(MAP_CSS), self.spoken, self.map, *credit, BrowserInput()],
+                             layout={**box, "flex": "0 0 auto"})
         self.widget.add_class("tnb-board")
         self._fitted_size: tuple[float, float] | None = None
         self._bases: frozenset[str] = frozenset()  # territories drawn with a castle, for the name layout

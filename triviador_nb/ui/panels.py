@@ -59,9 +59,10 @@ def status_html(view: View) -> str:
     view's seat (words: :func:`triviador_nb.words.status`)."""
     phase, what = status(view)
     if view.is_over:
-        return f'<div class="tnb-status tnb-over">{escape(what)}</div>'
+        return f'<div class="tnb-status tnb-over" role="status">{escape(what)}</div>'
     mine = " tnb-yourturn" if view.started and not view.paused and view.prompt.kind not in ("wait", "over") else ""
-    return f'<div class="tnb-status{mine}"><span class="tnb-phase">{escape(phase)}</span> · {escape(what)}</div>'
+    return (f'<div class="tnb-status{mine}" role="status"><span class="tnb-phase">{escape(phase)}</span> · '
+            f'{escape(what)}</div>')
 
 
 def reveal_html(view: View) -> str:

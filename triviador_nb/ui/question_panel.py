@@ -153,7 +153,7 @@ class QuestionPanel:
             with speaking(self.language):
                 watching = _("You watch this one.")
         self.header.value = f'<div class="tnb-qhead">{escape(title)}</div>'
-        self.text.value = f'<div class="tnb-qtext">{escape(text)}</div>'
+        self.text.value = f'<div class="tnb-qtext" role="status">{escape(text)}</div>'
         self.timer.max, self.timer.value, self.timer.bar_style = seconds, seconds, "info"
         self.timer_label.value = self._seconds_html(seconds)
         self.feedback.value = "" if can_answer else f'<div class="tnb-note">{escape(watching)}</div>'
@@ -175,7 +175,7 @@ class QuestionPanel:
         (e.g. "Click a free territory next to yours")."""
         self._accepting = False
         self.header.value = f'<div class="tnb-qhead">{escape(title)}</div>'
-        self.text.value = f'<div class="tnb-qtext">{escape(text)}</div>'
+        self.text.value = f'<div class="tnb-qtext" role="status">{escape(text)}</div>'
         self.timer.max, self.timer.value, self.timer.bar_style = seconds, seconds, "info"
         self.timer_label.value = self._seconds_html(seconds)
         self.controls.children = ()

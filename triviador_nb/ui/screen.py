@@ -464,7 +464,7 @@ class GameScreen:
         self.title.value = f'<div class="tnb-title">{escape(rules_title)} · {escape(map_title)}{note_html}</div>'
         paused, why = escape(_("Paused")), escape(_("the teacher has paused the game: every timer has stopped"))
         self.status.value = panels.status_html(v) if not (source.held and v.started and not v.is_over) else (
-            f'<div class="tnb-status tnb-yourturn"><span class="tnb-phase">{paused}</span> · {why}</div>')
+            f'<div class="tnb-status tnb-yourturn" role="status"><span class="tnb-phase">{paused}</span> · {why}</div>')
         self.scoreboard.value = panels.scoreboard_html(v, roles)
         self.reveal.value = panels.reveal_html(v)
         self.log.value = panels.log_html(v)
@@ -503,7 +503,9 @@ class GameScreen:
         """Show a message beside the map (and in the question panel, where the
         player is looking, when ``in_panel``)."""
         css = "tnb-warn" if warn else "tnb-note"
-        self.message.value = f'<div class="tnb-message"><span class="{css}">{escape(text)}</span></div>' if text else ""
+        role = "alert" if warn else "status"  # a screen reader says it as it appears
+        self.message.value = (f'<div class="tnb-message" role="{role}"><span class="{css}">{escape(text)}</span></div>'
+                              if text else "")
         if in_panel:
             self.panel.warn(text)
 

@@ -12,6 +12,8 @@ from .palette import SEA, TEXT
 
 MAP_CSS = f"""
 <style>
+.tnb-sr-only {{ position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden;
+  clip: rect(0 0 0 0); white-space: nowrap; border: 0; }}  /* said by a screen reader, never drawn */
 .tnb-code {{ display: inline-block; font-family: "DejaVu Sans Mono", monospace; font-size: 44px; letter-spacing: 4px;
   background: #fff; border: 3px solid #0077BB; border-radius: 10px; padding: 2px 16px; margin: 4px 8px; }}
 .tnb-board {{ container-type: inline-size; }}
