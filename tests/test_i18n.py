@@ -71,9 +71,14 @@ def test_a_teacher_adds_a_language_with_a_po_file_alone(home):
 
 
 def test_counted_sentences_take_czech_s_three_forms():
+    one = "{attacker} attacks {defender}: the castle of {territory} ({towers} tower standing)"
+    many = "{attacker} attacks {defender}: the castle of {territory} ({towers} towers standing)"
     with speaking("cs"):
-        forms = {n: ngettext("{n} tower left", "{n} towers left", n) for n in (1, 3, 5)}
-    assert len(set(forms.values())) == 3, forms
+        forms = [ngettext(one, many, n).format(attacker="Anna", defender="Ben", territory="Praha", towers=n)
+                 for n in (1, 3, 5)]
+    assert forms == ["Anna útočí na hráče Ben: hrad Praha (stojí 1 věž)",
+                     "Anna útočí na hráče Ben: hrad Praha (stojí 3 věže)",
+                     "Anna útočí na hráče Ben: hrad Praha (stojí 5 věží)"]
 
 
 def test_a_teacher_s_file_replaces_the_project_s_for_the_same_language(home):

@@ -363,7 +363,7 @@ def status(view) -> tuple[str, str]:
     (neighbours)")``; before Start and after the game, ``what`` says so.
     Plain text (the screen escapes it)."""
     if not view.started:
-        return _("Ready"), _("press Start the game")
+        return _("Ready"), _('press "Start the game"')
     if view.is_over:
         winner = view.players[view.ranking[0]]
         if view.win_kind:
