@@ -58,6 +58,18 @@ def purpose_label(purpose: str) -> str:
     return _(PURPOSE_LABELS[purpose]) if purpose in PURPOSE_LABELS else purpose
 
 
+def role_label(role: str) -> str:
+    """A seat's role as a room sends it (``"bot · medium"``, ``"team: Anna,
+    Ben"``, ``"student"``, ``"empty seat"``: the protocol's English, see
+    :meth:`triviador_nb.rooms.host.Room.roles`) in the language in use; any
+    other text is shown as it is."""
+    if role.startswith("bot · "):
+        return _("bot · {skill}").format(skill=skill_label(role[len("bot · "):]))
+    if role.startswith("team: "):
+        return _("team: {names}").format(names=role[len("team: "):])
+    return {"student": _("student"), "empty seat": _("empty seat")}.get(role, role)
+
+
 def skill_label(skill: str) -> str:
     """A bot skill's name as players call it (``"medium"``)."""
     return _(SKILL_LABELS[skill]) if skill in SKILL_LABELS else skill

@@ -28,6 +28,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from ..classroom import Ack, Clock, Timer
 from ..engine import Action
 from ..engine.view import View
+from ..i18n import _
 from ..maps import GameMap
 from . import codes
 from .protocol import LANGUAGE_CODE, MAX_HOST_MESSAGE, ProtocolError, action_intent, clean_name, dumps, map_from_plain
@@ -268,14 +269,14 @@ class RoomClient:
                                         "teacher's room is open.")
                 return
             self.status = "reconnecting"
-            self.message = "Connection lost: reconnecting…"
+            self.message = _("Connection lost: reconnecting…")
             for future in list(self._pending.values()):
                 if not future.done():
                     future.set_result(Ack("rejected", "no_connection", "the connection dropped: try again"))
             self._notify()
             await asyncio.sleep(min(RECONNECT_MAX_WAIT_S, 0.1 * 2 ** min(attempt, 10)))
         self.status = "refused"
-        self.message = "The room cannot be reached any more. Run the join cell again to try."
+        self.message = _("The room cannot be reached any more. Run the join cell again to try.")
         self._notify()
 
     async def _send(self, text: str) -> None:
@@ -340,14 +341,15 @@ class RoomClient:
                         return "stop"
                 self.message = data["reason"]
             elif kind == "closed":
-                self.status, self.message = "closed", data.get("reason", "The room closed.")
+                self.status, self.message = "closed", data.get("reason", _("The room closed."))
                 if not self._first.is_set():
                     self._first_error = JoinError("closed", self.message)
                     self._first.set()
                 self._notify()
                 return "stop"
         except (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError, ProtocolError) as error:
-            self.message = f"The room sent something this screen cannot read ({type(error).__name__})."
+            self.message = _("The room sent something this screen cannot read ({error}).").format(
+                error=type(error).__name__)
         self._notify()
         return ""
 
@@ -402,7 +404,7 @@ class RemoteSource:
         return dict(self.client.roles)
 
     def title_note(self) -> str:
-        return f"room {self.client.code}"
+        return _("room {code}").format(code=self.client.code)  # the same words as the teacher's projector
 
     def report_html(self) -> str:
         return ""

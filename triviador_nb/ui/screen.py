@@ -453,7 +453,7 @@ class GameScreen:
 
     def _render(self, v: View) -> None:
         source = self.source
-        roles = source.roles()
+        roles = {seat: words.role_label(role) for seat, role in source.roles().items()}
         if self.teams:
             roles.update({s: _("team") for s in self.teams})
         elif self.seat is not None:

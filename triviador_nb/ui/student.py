@@ -14,6 +14,7 @@ from html import escape
 import ipywidgets as w
 
 from ..classroom import Clock, LoopClock
+from .. import words
 from ..i18n import _, set_language, speaking
 from ..rooms import CodeError, JoinError, RemoteSource, RoomClient
 from .cells import close_widgets, shown_by_cell
@@ -113,7 +114,7 @@ class StudentScreen:
         if seat is None:
             where = _("watching")
         elif client.view is not None:
-            where = _("seat {n} ({colour})").format(n=seat + 1, colour=client.view.players[seat].colour)
+            where = _("seat {n} ({colour})").format(n=seat + 1, colour=words.colour_label(client.view.players[seat].colour))
         else:
             where = _("seat {n}").format(n=seat + 1)
         state = {"joined": _("connected"), "reconnecting": _("connection lost: reconnecting…"),
