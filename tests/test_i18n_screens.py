@@ -276,3 +276,19 @@ def test_after_a_kernel_restart_the_form_speaks_the_saved_lesson_s_language(hung
     again.resume_button.click()
     assert again.app.language == "hu" and again.app.controls.pause_button.description == "Szünet"
     again.close()
+
+
+def test_choosing_a_language_brings_the_built_in_questions_in_it(hungarian, tmp_path):
+    form = setup(clock=ManualClock())
+    assert form.bank.value == "general_knowledge_en"
+    form.language_choice.value = "hu"
+    assert form.bank.value == "hungarian_hu" and form._bank.guess[0].text.startswith("A hagyomány szerint")
+    form.language_choice.value = "cs"
+    assert form.bank.value == "czech_cs"
+    form.language_choice.value = "en"
+    assert form.bank.value == "general_knowledge_en"
+    own = tmp_path / "own.csv"
+    form.bank.value = str(own)  # a teacher's own file is never replaced
+    form.language_choice.value = "hu"
+    assert form.bank.value == str(own)
+    form.close()

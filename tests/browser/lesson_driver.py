@@ -139,6 +139,8 @@ def play_moves(page: Page, run: LessonRun, moves: int, seconds: float) -> int:
                 made += 1
                 page.wait_for_timeout(500)
                 continue
+            board = page.locator(".tnb-root .tnb-map").first
+            board.scroll_into_view_if_needed(timeout=2000)  # a teacher looks at the map on a team's turn
             state = page.locator(".tnb-root").first.evaluate(MAP_STATE)
             if state["choosable"]:
                 aim = state["choosable"][run.clicks % len(state["choosable"])]

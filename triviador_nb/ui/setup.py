@@ -20,7 +20,7 @@ from ..engine import RULE_SETS, find_rule_set
 from ..maps import (HINT_LINK, HINT_MERGE, HINT_NAME_PROPERTY, MERGE_LABEL, GameMap, MapError, MapWarning,
                     builtin_map_path, builtin_map_titles, load_builtin_map)
 from ..engine import QuestionBank
-from ..banks import resolve_bank
+from ..banks import builtin_bank_names, resolve_bank
 from ..banks.problems import capped_lines
 from ..maps import resolve_map
 from .single_screen import play, resume
@@ -240,6 +240,9 @@ class GameSetup:
                 self.you.value = _(YOUR_TEAM)
             self._label()
             self._relabel()
+            other = language_bank(self.bank.value.strip(), code)
+            if other is not None:
+                self.bank.value = other  # the built-in questions in the chosen language (read at once)
             self._say_if_enough()
 
     def close(self) -> None:
@@ -432,6 +435,17 @@ class GameSetup:
         self.error.value = "".join(f'<div class="tnb-note">{escape(warning)}</div>' for warning in game_map.warnings)
         if game_map.source_path != self._previewed.source_path:
             self._show_preview(game_map)
+
+
+def language_bank(bank: str, code: str) -> str | None:
+    """The built-in bank in language ``code`` to put in place of ``bank``
+    when the form's language changes: only when ``bank`` is a built-in bank
+    of another language (``general_knowledge_en`` -> ``hungarian_hu``); a
+    teacher's own files are never replaced. None: keep ``bank``."""
+    names = builtin_bank_names()
+    if bank not in names or bank.endswith(f"_{code}"):
+        return None
+    return next((name for name in names if name.endswith(f"_{code}")), None)
 
 
 def _saved_language() -> str | None:
