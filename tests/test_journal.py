@@ -280,3 +280,29 @@ def test_saved_games_lists_this_version_s_journals_newest_first(tmp_path):
     assert found[0].setup["humans"] == ["Pirosak"] and found[0].saved == 999_990
     assert [g.path.name for g in saved_games(limit=1, folder=tmp_path)] == ["newer.journal"]
     assert saved_games(folder=tmp_path / "none") == []
+
+
+def test_a_journal_resumed_in_another_kernel_is_written_by_that_kernel_only(tmp_path):
+    """A Voila page reloaded (its old kernel still playing) or a second tab
+    resuming the game: the newest writer owns the file, the old one stops
+    writing and is told, so two kernels never interleave lines."""
+    table, clock = bot_table(RULE_SETS[0])
+    path = tmp_path / "lesson.journal"
+    lost = []
+    old = Journal(path, table, SETUP, on_lost=lambda: lost.append(True))
+    table.start()
+    clock.advance(5)
+    (games, contents) = resumed(path)
+    again_clock = ManualClock()  # the other kernel: its table replays the journal's game
+    again = Table(games[-1], {seat: Bot(seat, ("easy", "medium", "hard")[seat], 3) for seat in range(3)},
+                  again_clock, pace=0.2)
+    new = Journal(path, again, SETUP, resumed=contents)
+    size = path.stat().st_size
+    clock.advance(20)  # the old kernel plays on
+    assert old.lost and lost == [True] and "resumed in another kernel" in old.problem
+    assert path.stat().st_size == size  # not a line from the old kernel
+    again.start()
+    again_clock.advance(20)
+    assert not new.lost and path.stat().st_size > size
+    assert read_journal(path).problems == []
+    assert [g["record"] for g in read_journal(path).games] == [[str(e) for e in again.game.record]]

@@ -44,7 +44,7 @@ def app(clock):
 def test_the_game_waits_for_start_with_bases_drawn(clock):
     app = play(seed=7, clock=clock)
     assert app.game.question is not None and app.panel.controls.children == ()
-    assert "Press Start" in app.panel.text.value and "press Start" in app.status.value
+    assert "Press Start" in app.panel.text.value and "press &quot;Start the game&quot;" in app.status.value
     clock.advance(60)
     assert app.game.actions == []  # no timer runs before Start
     app.map_view.click("HU-PE")

@@ -67,6 +67,7 @@ class LessonRun:
     paused_status: str = ""
     paused_held_s: float = 0.0  # how long the timer stood still while paused
     moves_before_restart: int = 0
+    journal: str = ""  # the file the game was saved in before the restart
     resumed_message: str = ""
     moves_after_resume: int = 0
     over_status: str = ""
@@ -99,7 +100,8 @@ def open_lesson(page: Page, url: str, where: str) -> None:
 
 
 def choose_hungarian_and_teams(page: Page, run: LessonRun) -> None:
-    page.locator(".jupyter-widget-Collapse-header, .lm-Collapse-header, .p-Collapse-header").first.click()
+    titles = [text("Game setup: language, teams, map, questions") for text in (lambda m: m, hu)]
+    page.get_by_text(re.compile("|".join(re.escape(t) for t in titles))).first.click()  # either language
     language = page.locator("select:has(option:text-is('Magyar'))").first  # whichever language the form speaks
     language.wait_for(timeout=10_000)
     language.select_option(label="Magyar")
@@ -169,11 +171,21 @@ def pause_and_resume(page: Page, out: Path, run: LessonRun) -> None:
     page.wait_for_timeout(600)
 
 
+def played_journal(page: Page) -> str:
+    """The journal file the game on screen is saved in (under the Teacher buttons)."""
+    text = page.locator(".tnb-teacher").first.inner_text()
+    found = re.search(r"[0-9-]+-game[0-9]+\.journal", text)
+    return found.group(0) if found else ""
+
+
 def restart(page: Page, url: str, where: str) -> None:
     if where == "voila":
         page.reload(timeout=120_000)  # Voila: a new kernel for the page
     else:
         restart_and_run_all(page)
+        page.wait_for_timeout(1000)
+        idle = page.get_by_text(re.compile(r"\|\s*Idle"))  # the status bar: every cell has run again
+        idle.first.wait_for(timeout=120_000)
     page.locator(".tnb-root .tnb-map path.leaflet-interactive").first.wait_for(timeout=120_000)
     page.wait_for_timeout(1500)
 
@@ -240,6 +252,7 @@ def run_lesson(url: str, out: Path, where: str = "voila", viewport: tuple[int, i
         shot(page, out, run, "playing")
         pause_and_resume(page, out, run)
         run.moves_before_restart += play_moves(page, run, 3, 90)
+        run.journal = played_journal(page)
         restart(page, url, where)
         shot(page, out, run, "restarted")
         resume_saved(page, run)

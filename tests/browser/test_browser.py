@@ -160,6 +160,7 @@ def test_a_teacher_s_whole_lesson_in_hungarian(server_url, where):
     assert run.entered >= 2 and run.entry_hidden and run.clicks >= 1
     assert run.paused_status.startswith(hu("Paused")) and run.paused_held_s > 0
     assert run.moves_before_restart >= 4 and run.moves_after_resume >= 1
+    assert run.journal and run.journal in run.resumed_message  # the game played, not an older one
     assert run.resumed_message.startswith(hu_plural("Resumed from {file}: game {game}, {n} move in. Press Start to "
                                                     "go on.", "Resumed from {file}: game {game}, {n} moves in. "
                                                     "Press Start to go on.").split("{")[0]), run.resumed_message

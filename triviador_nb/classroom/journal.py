@@ -25,10 +25,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .._version import __version__
 from ..engine import Board, Game, QuestionBank
@@ -158,19 +159,32 @@ class Journal:
             paths, seat names, bots' skills...), kept in the header for
             :func:`triviador_nb.resume`.
         resumed: the journal's contents when continuing one.
+        on_lost: called (once, on the table's thread) when another kernel
+            resumed this journal (another tab, or a Voila page reloaded while
+            its old kernel still runs): this one stops writing, so two
+            kernels never write one file. Its screen should stop the game.
+
+    Ownership: each writer puts a random token in ``<journal>.owner`` when it
+    opens the journal, and checks it before every write; the newest writer
+    owns the file.
 
     Attributes:
         problem: the last write that failed (disk full, file removed...), or
             "": the game goes on, and the screen says so.
+        lost: another kernel took the journal over; nothing more is written.
 
     Raises:
         FileExistsError: a new journal's file exists already.
         OSError: the file cannot be created.
     """
 
-    def __init__(self, path: str | Path, table: Any, setup: dict, resumed: "JournalContents | None" = None):
+    def __init__(self, path: str | Path, table: Any, setup: dict, resumed: "JournalContents | None" = None,
+                 on_lost: Callable[[], None] | None = None):
         self.path = Path(path)
         self.problem = ""
+        self.lost = False
+        self._on_lost = on_lost
+        self._token = secrets.token_hex(8)
         self._stopped = False
         self._written = len(table.game.record)
         if resumed is not None:
@@ -188,7 +202,30 @@ class Journal:
                 self._write_game(earlier)
             if self.problem:
                 raise OSError(self.problem)
+        self._claim()
         table.on_record(self._record_changed)
+
+    @property
+    def owner_path(self) -> Path:
+        """The file naming the kernel that writes the journal now."""
+        return self.path.with_name(self.path.name + ".owner")
+
+    def _claim(self) -> None:
+        """Make this writer the journal's owner (a kernel writing it before stops at its next write)."""
+        spare = self.owner_path.with_name(self.owner_path.name + f".{self._token}")
+        try:
+            spare.write_text(self._token, encoding="ascii")
+            os.replace(spare, self.owner_path)
+        except OSError:
+            pass  # a folder that takes no second file: the journal still works, unguarded
+
+    def _still_owner(self) -> bool:
+        try:
+            owner = self.owner_path.read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            self._claim()  # gone (an older journal, or removed): ours again
+            return True
+        return owner == self._token
 
     def _reopen(self, size: int | None) -> None:
         """After a failed write: drop what is buffered, cut the file back to
@@ -235,6 +272,15 @@ class Journal:
         half-written line never stands before the next good one."""
         if not lines or self._stopped:
             return True
+        if self.lost or not self._still_owner():
+            if not self.lost:
+                self.lost = True
+                self.problem = (f"this game was resumed in another kernel (another tab, or this page reloaded): it is "
+                                f"saved there now, not here ({self.path.name})")
+                self.close()
+                if self._on_lost is not None:
+                    self._on_lost()
+            return False
         if self._file.closed:
             self._reopen(None)
             if self._file.closed:

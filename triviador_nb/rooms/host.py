@@ -291,7 +291,8 @@ class Room:
 
     def _keep_journal(self, path: Path, resumed: JournalContents | None = None) -> None:
         try:
-            self.journal = Journal(path, self.table, self.journal_setup(), resumed=resumed)
+            self.journal = Journal(path, self.table, self.journal_setup(), resumed=resumed,
+                                   on_lost=lambda: self.table.clock.call_later(0, self.table.hold))
         except OSError as error:  # a room without a journal still plays
             self.host._log(self.code, "host", "journal", f"the game cannot be saved to {path}: {error}")
 

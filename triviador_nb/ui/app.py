@@ -88,14 +88,18 @@ class GameApp(GameScreen):
         """Write every game of this app to the journal ``path`` as it is played
         (:class:`~triviador_nb.classroom.Journal`); the title then says where,
         and a failed write is shown. Returns the journal."""
-        self.journal = Journal(path, self.table, setup, resumed=resumed)
+        self.journal = Journal(path, self.table, setup, resumed=resumed,
+                               on_lost=lambda: self.table.clock.call_later(0, self.table.hold))
         if self.controls is not None:
             self.controls.show_journal(str(Path(path).resolve()))
         self.table.on_change(lambda _events: self._guarded(self._journal_problem))
         return self.journal
 
     def _journal_problem(self) -> None:
-        if self.journal is not None and self.journal.problem:
+        if self.journal is not None and self.journal.lost:
+            self._say(_("This game was resumed on another screen (another tab, or this page reloaded) and goes on "
+                        "there; it is paused here."), warn=True)
+        elif self.journal is not None and self.journal.problem:
             self._say(_("Not saved: {problem}. The game goes on.").format(problem=self.journal.problem), warn=True)
 
     # the table's parts, for code that reads them (tests, reports, a teacher's cell)
