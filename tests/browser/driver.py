@@ -72,8 +72,11 @@ MAP_STATE = """
   const top = Math.max(view.top, box.top, 0), bottom = Math.min(view.bottom, box.bottom, window.innerHeight);
   const choosable = [];
   for (const label of map.querySelectorAll('[data-territory]')) {
-    const r = label.getBoundingClientRect();
-    const x = r.left + r.width / 2, y = r.top + r.height / 2;  // on the name, as a person clicks (it lets clicks through)
+    // the territory's label point (the name's marker is anchored there): inside the territory by construction
+    // (its pole of inaccessibility). The middle of a long name can lie over a neighbour, and names let clicks
+    // through, so a click there went to the neighbour (Gyor-Moson-Sopron's name over Veszprem on a small map).
+    const r = (label.closest('.leaflet-marker-icon') || label).getBoundingClientRect();
+    const x = r.left, y = r.top;
     if (y < top + 12 || y > bottom - 12 || x < box.left + 4 || x > box.right - 4) continue;
     const hit = document.elementFromPoint(x, y);
     // the same territory 8 px above and below: a shift of a few px still lands on it, not on a neighbour
