@@ -258,6 +258,12 @@ def run_lesson(url: str, out: Path, where: str = "voila", viewport: tuple[int, i
         resume_saved(page, run)
         shot(page, out, run, "resumed")
         run.moves_after_resume = play_moves(page, run, 3, 90)
+        deadline = time.monotonic() + 150
+        while run.clicks == 0 and time.monotonic() < deadline:  # the teams won no pick yet: on to the battle
+            made = play_moves(page, run, 4, 30)                 # rounds, where each team attacks in turn
+            run.moves_after_resume += made
+            if made == 0 and hu("Game over") in page.locator(".tnb-status").first.inner_text():
+                break
         report = end_and_save_report(page, out, run)
         if report is not None and report.exists():
             read_report(report, run)
