@@ -75,8 +75,9 @@ class GameSetup:
                  you: str | None = None, bots: Sequence[str] | None = None, seed: int | None = None,
                  pace: float = 1.0, clock: Clock | None = None, language: str | None = None,
                  teams: str | Sequence[str] | None = None, folded: bool = False):
+        self._saved = saved_games(limit=8)  # read once: the list below and the language after a restart
         if language is None:
-            language = _saved_language()
+            language = _saved_language(self._saved)
         with speaking(language) as self.language:
             self._build(rules, map, bank, you, bots, seed, pace, clock, teams, folded)
 
@@ -113,7 +114,6 @@ class GameSetup:
                                  style={"font_weight": "bold"})
         self.error = w.HTML()
         # after a kernel restart: the games saved before this form was made (its own game is saved too)
-        self._saved = saved_games(limit=8)
         self.saved_choice = w.Dropdown(options=[(saved_label(g), str(g.path)) for g in self._saved],
                                        style=style, layout={"width": "560px"})
         self.resume_button = w.Button(button_style="warning", icon="play", layout={"width": "320px", "height": "44px"},
@@ -448,14 +448,13 @@ def language_bank(bank: str, code: str) -> str | None:
     return next((name for name in names if name.endswith(f"_{code}")), None)
 
 
-def _saved_language() -> str | None:
+def _saved_language(saved: Sequence[SavedGame]) -> str | None:
     """After a kernel restart (the kernel still speaking English, never told
     otherwise): the language of the newest saved game, so a Hungarian lesson
     comes back in Hungarian; None otherwise."""
     if current_language() != SOURCE:
         return None
-    newest = saved_games(limit=1)
-    code = newest[0].setup.get("language") if newest else None
+    code = saved[0].setup.get("language") if saved else None
     return code if isinstance(code, str) and code in languages() else None
 
 

@@ -185,8 +185,7 @@ class HostScreen:
         else:
             how = _("Open {notebook} address {address}, type the code and your name (or run {command}).")
         codes = " ".join(f'<span class="tnb-code">{escape(r.code)}</span>' for r in self.rooms)
-        example = (f'join("{self.rooms[0].code}", name="…")' if address in ("127.0.0.1", "::1", "localhost")
-                   and self.host.host_part is not None
+        example = (f'join("{self.rooms[0].code}", name="…")' if local and not own_port
                    else f'join("{self.rooms[0].code}", name="…", address="{_shown_address(address)}'
                         f'{"" if self.host.host_part else ":" + str(self.host.port)}")')
         how = escape(how).format(notebook="<b>join.ipynb</b>", address=escape(_shown_address(address)),
