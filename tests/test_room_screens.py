@@ -153,7 +153,7 @@ def test_the_teacher_makes_a_team_and_hands_a_seat_to_a_bot(room_setup):
     assert anna.screen.seat == ben.screen.seat == 0
     hand = next(c for c in teacher.lobby.children[0].children if getattr(c, "description", "") == "Bot plays it")
     hand.click()
-    assert 0 in room.table.bots and room.roles()[0] == "bot · medium"
+    assert 0 in room.table.bots and room.roles()[0] == {"kind": "bot", "skill": "medium"}
     assert settle(tclock, condition=lambda: any(getattr(c, "description", "") == "Hand back"
                                                 for c in teacher.lobby.children[0].children))
     next(c for c in teacher.lobby.children[0].children if c.description == "Hand back").click()

@@ -58,11 +58,22 @@ def purpose_label(purpose: str) -> str:
     return _(PURPOSE_LABELS[purpose]) if purpose in PURPOSE_LABELS else purpose
 
 
-def role_label(role: str) -> str:
-    """A seat's role as a room sends it (``"bot · medium"``, ``"team: Anna,
-    Ben"``, ``"student"``, ``"empty seat"``: the protocol's English, see
-    :meth:`triviador_nb.rooms.host.Room.roles`) in the language in use; any
+def role_label(role: "str | Mapping[str, object]") -> str:
+    """A seat's role as a room sends it, in the language in use: as data
+    (``{"kind": "bot", "skill": "medium"}``, ``{"kind": "team", "members":
+    [...]}``, ``{"kind": "student"}``, ``{"kind": "empty"}``: protocol
+    version 2, :func:`triviador_nb.rooms.protocol.role`), or a version-1
+    host's English label (``"bot · medium"``, ``"team: Anna, Ben"``); any
     other text is shown as it is."""
+    if isinstance(role, Mapping):
+        kind = role.get("kind")
+        if kind == "bot":
+            return _("bot · {skill}").format(skill=skill_label(str(role.get("skill", ""))))
+        if kind == "team":
+            members = role.get("members")
+            return _("team: {names}").format(names=", ".join(str(m) for m in members)
+                                             if isinstance(members, list) else "")
+        return {"student": _("student"), "empty": _("empty seat")}.get(str(kind), "")
     if role.startswith("bot · "):
         return _("bot · {skill}").format(skill=skill_label(role[len("bot · "):]))
     if role.startswith("team: "):

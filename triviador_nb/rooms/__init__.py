@@ -2,7 +2,9 @@
 
 - :mod:`.codes`: room codes (``K7-PQ45``) and the port they name.
 - :mod:`.protocol`: the versioned JSON messages (``docs/rooms-protocol.md``).
-- :mod:`.host`: :class:`RoomHost`, serving rooms from its own thread and loop.
+- :mod:`.rooms`: :class:`Rooms`, the rooms' logic (lobbies, seats, keys,
+  limits, tables, teachers) on a clock it is given, with no transport.
+- :mod:`.host`: :class:`RoomHost`, serving the rooms over WebSockets from its own thread and loop.
 - :mod:`.client`: :class:`RoomClient`, a student's connection.
 - :mod:`.store`: room records behind one small interface.
 - :mod:`.guard`: rate limits against floods and code guessing.
@@ -12,6 +14,8 @@ No widgets here: the screens are in ``triviador_nb.ui`` (``host()``, ``join()``)
 
 from .client import JoinError, RemoteSource, RoomClient, room_url
 from .codes import CodeError
-from .host import Room, RoomHost
+from .host import RoomHost
+from .rooms import Room, RoomError, Rooms
 
-__all__ = ["CodeError", "JoinError", "RemoteSource", "Room", "RoomClient", "RoomHost", "room_url"]
+__all__ = ["CodeError", "JoinError", "RemoteSource", "Room", "RoomClient", "RoomError", "RoomHost", "Rooms",
+           "room_url"]

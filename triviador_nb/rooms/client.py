@@ -142,7 +142,7 @@ class RoomClient:
         self.view: View | None = None
         self.view_at = 0.0
         self.held = False
-        self.roles: dict[int, str] = {}
+        self.roles: dict[int, dict | str] = {}
         self.lobby: dict[str, Any] = {}
         self.language: str | None = None
         self.status = "connecting"
@@ -322,7 +322,10 @@ class RoomClient:
                 self.view = View.from_dict(data["view"])
                 self.view_at = time.monotonic()
                 self.held = bool(data.get("held"))
-                self.roles = {int(k): str(v) for k, v in data.get("roles", {}).items()}
+                if isinstance(data.get("seats"), dict):  # version 2: roles as data, worded by the screen
+                    self.roles = {int(k): v for k, v in data["seats"].items() if isinstance(v, dict)}
+                else:
+                    self.roles = {int(k): str(v) for k, v in data.get("roles", {}).items()}
             elif kind == "ack":
                 future = self._pending.get(data["ref"])
                 if future is not None and not future.done():

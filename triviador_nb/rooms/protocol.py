@@ -1,9 +1,15 @@
-"""The room protocol, version 1: JSON messages between a room host and its players.
+"""The room protocol, version 2: JSON messages between a room host, its players and its teachers.
 
-Every message is one WebSocket text frame holding a JSON object with ``"v": 1``
-and a ``"type"``. The full description, with examples, is in
+Every message is one WebSocket text frame holding a JSON object with ``"v"``
+(1 or 2) and a ``"type"``. The full description, with examples, is in
 ``docs/rooms-protocol.md``; this module is its one implementation, used by the
-host and by the client alike.
+host and by the clients alike: every message is built by a function here and
+read by :func:`parse_client` (nothing else writes protocol JSON).
+
+Version 2 adds the teacher (``teacher``, ``op``; the host answers ``done``,
+``rooms`` and ``room``) and sends a seat's role as data (``view.seats``).
+A player that joins with ``"v": 1`` is answered in version 1, as before
+(``view.roles`` as short English labels), so old student clients keep working.
 
 From a player to the host (at most ``MAX_CLIENT_MESSAGE`` bytes each):
 
@@ -37,8 +43,10 @@ from ..engine import Action, Attack, ChoiceAnswer, GuessAnswer, Pick, Rebuild
 from ..engine.board import Board
 from ..maps import GameMap
 
-VERSION = 1
+VERSION = 2
+VERSIONS = (1, 2)  # what a host reads; it answers each connection in the version it joined with
 MAX_CLIENT_MESSAGE = 8 * 1024  # bytes: the longest intent is well under 1 KiB
+MAX_TEACHER_MESSAGE = 16 * 1024 * 1024  # bytes: an ``open_room`` may carry the teacher's bank and map files
 MAX_HOST_MESSAGE = 32 * 1024 * 1024  # bytes: a welcome carries the map's geometry
 MAX_NAME = 40  # characters in a player's name
 INTENT_KINDS = ("pick", "attack", "rebuild", "choice", "guess")
@@ -68,6 +76,7 @@ class Join:
     name: str
     token: str | None = None
     want_map: bool = True
+    version: int = VERSION
 
 
 @dataclass(frozen=True)
@@ -83,12 +92,162 @@ class Leave:
     token: str
 
 
-ClientMessage = Join | Intent | Leave
+@dataclass(frozen=True)
+class Teacher:
+    """A connection asks to be a teacher: with the host's teacher key, or
+    (``key`` None) by the JupyterHub identity its connection carries."""
+
+    key: str | None
 
 
-def dumps(kind: str, **fields: Any) -> str:
-    """One protocol message as text: ``{"v": 1, "type": kind, **fields}``."""
-    return json.dumps({"v": VERSION, "type": kind, **fields}, ensure_ascii=False, separators=(",", ":"))
+@dataclass(frozen=True)
+class Op:
+    """A teacher's command: ``op`` (one of :data:`TEACHER_OPS`) on ``room``
+    (a code, "" for ``open_room``), with ``args``; ``ref`` is quoted back in
+    the ``done``."""
+
+    ref: int
+    op: str
+    room: str
+    args: dict
+
+
+ClientMessage = Join | Intent | Leave | Teacher | Op
+
+#: A teacher's commands -> the arguments each takes (name -> what it must be).
+TEACHER_OPS: dict[str, dict[str, str]] = {
+    "open_room": {"rules": "str", "map": "str", "bank": "str", "map_file": "file?", "bank_file": "file?",
+                  "language": "str?", "seed": "int?", "pace": "num?", "journal": "bool?"},
+    "assign": {"name": "str", "seat": "seat?"},
+    "remove": {"name": "str"},
+    "set_bot": {"seat": "seat", "skill": "str?"},
+    "name_seat": {"seat": "seat", "name": "str?"},
+    "start": {},
+    "hold": {},
+    "release": {},
+    "skip": {},
+    "undo": {},
+    "end": {},
+    "enter_answer": {"seat": "seat", "given": "int?", "timed": "bool?"},
+    "hand_to_bot": {"seat": "seat", "skill": "str?"},
+    "hand_back": {"seat": "seat"},
+    "play_again": {},
+    "close_room": {},
+    "report": {},
+}
+
+
+def dumps(kind: str, version: int = VERSION, **fields: Any) -> str:
+    """One protocol message as text: ``{"v": version, "type": kind, **fields}``."""
+    return json.dumps({"v": version, "type": kind, **fields}, ensure_ascii=False, separators=(",", ":"))
+
+
+# ---------------------------------------------------------------------- from the host
+
+def welcome(room: str, name: str, token: str, seat: int | None, rules_title: str, started: bool, language: str,
+            map_json: str | None = None, version: int = VERSION) -> str:
+    """``welcome``; ``map_json`` is :func:`map_to_plain` as JSON text (made once per room)."""
+    text = dumps("welcome", version, room=room, name=name, token=token, seat=seat, rules_title=rules_title,
+                 started=started, language=language)
+    return text if map_json is None else text[:-1] + ',"map":' + map_json + "}"
+
+
+def lobby(room: str, seats: list[dict], waiting: list[str], started: bool, you: dict | None,
+          version: int = VERSION) -> str:
+    """``lobby``: each seat ``{"seat", "name", "members", "bot"}``; ``you`` is None for a teacher."""
+    fields = {"room": room, "seats": seats, "waiting": waiting, "started": started}
+    return dumps("lobby", version, **fields, **({"you": you} if you is not None else {}))
+
+
+#: What a seat's role can be (``view.seats``, ``room.seats``): who plays it.
+ROLE_KINDS = ("student", "team", "bot", "empty")
+
+
+def role(kind: str, skill: str | None = None, members: tuple[str, ...] | list[str] = ()) -> dict:
+    """A seat's role as data: ``{"kind": "bot", "skill": "medium"}``,
+    ``{"kind": "team", "members": ["Anna", "Ben"]}``, ``{"kind": "student"}``
+    or ``{"kind": "empty"}`` (its people were moved: the timer plays it)."""
+    data: dict[str, Any] = {"kind": kind}
+    if skill is not None:
+        data["skill"] = skill
+    if members:
+        data["members"] = list(members)
+    return data
+
+
+def legacy_role(data: dict) -> str:
+    """The version-1 label of a role (``"bot · medium"``, ``"team: Anna, Ben"``),
+    for clients that joined with ``"v": 1`` (they show it as it is)."""
+    kind = data.get("kind")
+    if kind == "bot":
+        return f"bot · {data.get('skill', '')}"
+    if kind == "team":
+        return "team: " + ", ".join(data.get("members", ()))
+    return "empty seat" if kind == "empty" else "student"
+
+
+def view_message(seat: int | None, held: bool, roles: dict[int, dict], view_json: str, version: int = VERSION,
+                 room: str | None = None) -> str:
+    """``view``: ``view_json`` is :meth:`View.to_json` (made once per seat and
+    change); a teacher's projector view names its ``room``."""
+    head = {"seat": seat, "held": held}
+    if room is not None:
+        head["room"] = room
+    if version >= 2:
+        head["seats"] = {str(s): r for s, r in roles.items()}
+    else:
+        head["roles"] = {str(s): legacy_role(r) for s, r in roles.items()}
+    return dumps("view", version, **head)[:-1] + ',"view":' + view_json + "}"
+
+
+def ack(ref: int, status: str, code: str, reason: str, ms: int | None, version: int = VERSION) -> str:
+    """``ack`` of an intent (the table's status and code)."""
+    return dumps("ack", version, ref=ref, status=status, code=code, reason=reason, ms=ms)
+
+
+def error(code: str, reason: str, version: int = VERSION, **data: Any) -> str:
+    """``error``: a refused message; ``data`` holds what a screen needs to
+    word it (``wait_s``, ``room``, ``name``)."""
+    return dumps("error", version, code=code, reason=reason, **data)
+
+
+#: Why a room closed for a player (``closed.code``).
+CLOSED_CODES = ("room_closed", "removed", "host_stopped")
+
+
+def closed(code: str, reason: str, version: int = VERSION) -> str:
+    """``closed``: do not reconnect; ``code`` is one of :data:`CLOSED_CODES`."""
+    return dumps("closed", version, code=code, reason=reason)
+
+
+def done(ref: int, status: str = "ok", code: str = "", reason: str = "", result: Any = None) -> str:
+    """``done``: what became of a teacher's ``op`` (``status`` ``ok`` or
+    ``rejected`` with a ``code``); ``result`` is the op's (a new room's code...)."""
+    return dumps("done", ref=ref, status=status, code=code, reason=reason, result=result)
+
+
+def teacher_rooms(rooms: list[str], who: str) -> str:
+    """``rooms``: the codes of the rooms this teacher controls (after
+    ``teacher``, and whenever one opens or closes); ``who`` is the teacher."""
+    return dumps("rooms", rooms=rooms, who=who)
+
+
+def room_state(state: dict, map_json: str | None = None) -> str:
+    """``room``: a teacher's picture of one room (lobby, roles, connections,
+    controls' state, refusals); the map once per connection."""
+    text = dumps("room", **state)
+    return text if map_json is None else text[:-1] + ',"map":' + map_json + "}"
+
+
+def teacher_hello(key: str | None) -> str:
+    """``teacher``: become a teacher on this connection (the host's key, or
+    None under JupyterHub: the connection's hub identity)."""
+    return dumps("teacher", key=key)
+
+
+def op(ref: int, name: str, room: str = "", **args: Any) -> str:
+    """``op``: a teacher's command (see :data:`TEACHER_OPS`)."""
+    return dumps("op", ref=ref, op=name, room=room, args={k: v for k, v in args.items() if v is not None})
 
 
 def parse_client(text: str | bytes) -> ClientMessage:
@@ -105,8 +264,9 @@ def parse_client(text: str | bytes) -> ClientMessage:
         raise ProtocolError("not_json", "the message is not JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("not_an_object", "a message is a JSON object")
-    if data.get("v") != VERSION or isinstance(data.get("v"), bool):
-        raise ProtocolError("wrong_version", f"this room speaks protocol version {VERSION}; "
+    version = data.get("v")
+    if version not in VERSIONS or isinstance(version, bool):
+        raise ProtocolError("wrong_version", f"this room speaks protocol versions 1 and {VERSION}; "
                                              "update triviador_nb to the teacher's version")
     kind = data.get("type")
     if kind == "join":
@@ -116,7 +276,7 @@ def parse_client(text: str | bytes) -> ClientMessage:
         _need(token is None or (isinstance(token, str) and len(token) <= 100), "token", "the seat's token")
         want_map = data.get("map", True)
         _need(isinstance(want_map, bool), "map", "true or false")
-        return Join(room, clean_name(name), token, want_map)
+        return Join(room, clean_name(name), token, want_map, version)
     if kind == "intent":
         ref, token, state_id, intent = (data.get(k) for k in ("ref", "token", "state_id", "intent"))
         _need(type(ref) is int and 0 <= ref < 2**53, "ref", "a whole number")
@@ -128,8 +288,41 @@ def parse_client(text: str | bytes) -> ClientMessage:
         token = data.get("token")
         _need(isinstance(token, str) and len(token) <= 100, "token", "the seat's token")
         return Leave(token)
+    if kind == "teacher" and version >= 2:
+        key = data.get("key")
+        _need(key is None or (isinstance(key, str) and len(key) <= 100), "key", "the host's teacher key")
+        return Teacher(key)
+    if kind == "op" and version >= 2:
+        ref, op, room, args = data.get("ref"), data.get("op"), data.get("room", ""), data.get("args", {})
+        _need(type(ref) is int and 0 <= ref < 2**53, "ref", "a whole number")
+        _need(op in TEACHER_OPS, "op", "one of " + ", ".join(TEACHER_OPS))
+        _need(isinstance(room, str) and len(room) <= 20, "room", "a room code")
+        _need(isinstance(args, dict), "args", "an object")
+        return Op(ref, op, room, _op_args(op, args))
     raise ProtocolError("unknown_type", f"unknown message type {str(kind)[:30]!r}: a player sends "
-                                        "join, intent or leave")
+                                        "join, intent or leave; a teacher also teacher and op")
+
+
+def _op_args(op: str, args: dict) -> dict:
+    """``args`` checked against :data:`TEACHER_OPS` (unknown names are dropped)."""
+    checked = {}
+    for name, kind in TEACHER_OPS[op].items():
+        value = args.get(name)
+        if value is None:
+            _need(kind.endswith("?") or kind == "seat?", name, f"given for {op}")
+            continue
+        kind = kind.rstrip("?")
+        ok = {"str": lambda v: isinstance(v, str) and len(v) <= 200,
+              "int": lambda v: type(v) is int and abs(v) < 10**15,
+              "num": lambda v: type(v) in (int, float) and 0 < v < 100,
+              "bool": lambda v: isinstance(v, bool),
+              "seat": lambda v: type(v) is int and 0 <= v < 100,
+              "file": lambda v: (isinstance(v, dict) and isinstance(v.get("name"), str) and len(v["name"]) <= 200
+                                 and isinstance(v.get("data"), str))}[kind](value)
+        _need(ok, name, {"str": "text", "int": "a whole number", "num": "a number", "bool": "true or false",
+                         "seat": "a seat number", "file": "a file: {name, data (base64)}"}[kind])
+        checked[name] = value
+    return checked
 
 
 def clean_name(name: str) -> str:
