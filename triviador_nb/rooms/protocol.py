@@ -245,9 +245,10 @@ def teacher_hello(key: str | None) -> str:
     return dumps("teacher", key=key)
 
 
-def op(ref: int, name: str, room: str = "", **args: Any) -> str:
-    """``op``: a teacher's command (see :data:`TEACHER_OPS`)."""
-    return dumps("op", ref=ref, op=name, room=room, args={k: v for k, v in args.items() if v is not None})
+def op(ref: int, command: str, room: str = "", args: dict | None = None) -> str:
+    """``op``: a teacher's ``command`` (see :data:`TEACHER_OPS`) on ``room``."""
+    return dumps("op", ref=ref, op=command, room=room,
+                 args={k: v for k, v in (args or {}).items() if v is not None})
 
 
 def parse_client(text: str | bytes) -> ClientMessage:

@@ -31,6 +31,7 @@ import hmac
 import json
 import logging
 import math
+import re
 import secrets
 import tempfile
 import time
@@ -755,9 +756,9 @@ class Rooms:
         if message.op == "open_room":
             try:
                 room = self._open_from_wire(conn.teacher, message.args)
-            except (ValueError, KeyError, OSError) as error:
-                conn.peer.send(protocol.done(message.ref, "rejected", getattr(error, "code", "bad_setup"),
-                                             str(error).strip("'\"")))
+            except (ValueError, KeyError, OSError) as error:  # the teacher's files are named as they sent them
+                reason = re.sub(re.escape(self._files.name) + r"/[0-9a-f]+/", "", str(error).strip("'\""))
+                conn.peer.send(protocol.done(message.ref, "rejected", getattr(error, "code", "bad_setup"), reason))
                 return
             conn.peer.send(protocol.done(message.ref, result={"room": room.code}))
             self._tell_teacher(conn, room)
