@@ -610,3 +610,79 @@ def test_a_room_host_restarted_resumes_from_the_journal_and_students_rejoin(tmp_
 def read_journal_games(path):
     from triviador_nb.classroom import read_journal
     return read_journal(path).games
+
+
+def test_a_teacher_on_the_wire_runs_a_room_of_a_host_it_holds_no_object_of(host):
+    """The teacher's connection (issue 22): only the host's URL and teacher
+    key; the bank goes to the host as a file and never to the student."""
+    from triviador_nb.rooms.teacher_client import RoomRefused, TeacherClient
+
+    with pytest.raises(RoomRefused) as refused:
+        TeacherClient(host.url(), key="not-the-key")
+    assert refused.value.code == "not_a_teacher"
+    teacher = TeacherClient(host.url(), key=host.teacher_key)
+    try:
+        assert teacher.codes == [] and teacher.status == "connected"
+        code = teacher.open_room("conquiztador", "hungary", "general_knowledge_en", seed=5, pace=0.02, journal=False)
+        assert teacher.codes == [code] and teacher.maps[code].board.name == "hungary"
+        anna = RoomClient(code, "Anna")
+        try:
+            assert wait_until(lambda: [p["name"] for p in teacher.states[code]["people"]] == ["Anna"])
+            assert teacher.states[code]["people"][0]["connected"] is True
+            with pytest.raises(RoomRefused) as refused:
+                teacher.command("hold", code)
+            assert refused.value.code == "not_started"
+            teacher.command("start", code)
+            assert wait_until(lambda: teacher.views.get(code) is not None and anna.view is not None)
+            teacher.command("hold", code)
+            assert wait_until(lambda: anna.held and teacher.held[code] and teacher.states[code]["held"])
+            teacher.command("release", code)
+            assert wait_until(lambda: not anna.held)
+            teacher.command("end", code)
+            assert wait_until(lambda: anna.view.is_over and teacher.views[code].is_over)
+            teacher.command("play_again", code)
+            assert wait_until(lambda: not anna.view.is_over and anna.seat == 0)
+            teacher.command("close_room", code)
+            assert wait_until(lambda: anna.status == "closed" and teacher.codes == [])
+        finally:
+            anna.close()
+    finally:
+        teacher.close()
+
+
+def test_a_host_process_stopped_with_sigterm_tells_every_student_and_teacher(tmp_path):
+    """``triviador-nb host`` as a service (issue 22): SIGTERM closes every
+    room cleanly; a student's screen is told (not "reconnecting" for good),
+    and a teacher can open a room from a notebook with the printed key."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    from triviador_nb.rooms.teacher_client import TeacherClient
+
+    env = {**os.environ, "TRIVIADOR_NB_HOME": str(tmp_path)}
+    process = subprocess.Popen([sys.executable, "-m", "triviador_nb", "host", "--rooms", "1", "--for", "60",
+                                "--start-after", "600"], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        lines = [process.stdout.readline() for _ in range(3)]
+        url, key = re.search(r'teach\("([^"]+)", key="([^"]+)"\)', lines[1]).groups()
+        code = re.search(r"room (\S+):", lines[2]).group(1)
+        teacher = TeacherClient(url, key=key)
+        anna = RoomClient(code, "Anna")
+        try:
+            assert teacher.codes == [code]
+            assert wait_until(lambda: [p["name"] for p in teacher.states[code]["people"]] == ["Anna"])
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=15) == 0
+            assert wait_until(lambda: anna.status == "closed")
+            assert anna.message == "The room service stopped: the games are saved; the teacher can bring them back."
+            assert wait_until(lambda: teacher.status in ("closed", "reconnecting"))
+        finally:
+            anna.close(), teacher.close()
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=10)
+        process.stdout.close()

@@ -400,7 +400,13 @@ def _add_host_parser(commands: argparse._SubParsersAction) -> None:
     )
     _add_game_arguments(host)
     _add_map_options(host)
-    host.add_argument("--rooms", type=_positive_int, default=1, help="how many rooms (default: 1)")
+    host.add_argument("--rooms", type=_whole_number, default=1,
+                      help="how many rooms to open at once (default: 1; 0: teachers open them from their notebooks)")
+    host.add_argument("--hub", action="store_true",
+                      help="run as a JupyterHub service: every connection carries its kernel's hub token; "
+                      "names are hub users; teachers are --teachers-group members and hub admins")
+    host.add_argument("--teachers-group", default=None, metavar="GROUP",
+                      help="with --hub: the hub group whose members are teachers (admins always are)")
     host.add_argument("--address", default="127.0.0.1",
                       help="address to listen on (default: 127.0.0.1; 0.0.0.0 for a classroom network)")
     host.add_argument("--port", type=_positive_int, default=None,
@@ -414,33 +420,52 @@ def _add_host_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def _run_host(args: argparse.Namespace) -> int:
+    import signal
+
     from triviador_nb.rooms import RoomHost
 
+    hub = None
+    if args.hub:
+        from triviador_nb.rooms.identity import HubIdentities
+
+        try:
+            hub = HubIdentities(args.teachers_group)
+        except (ValueError, KeyError, OSError) as error:
+            print(f"{PROG} host: --hub needs the JupyterHub service's environment ({error})", file=sys.stderr)
+            return 2
+    elif args.teachers_group:
+        print(f"{PROG} host: --teachers-group goes with --hub", file=sys.stderr)
+        return 2
     try:
-        room_host = RoomHost(args.address, args.port)
+        room_host = RoomHost(args.address, args.port, hub=hub)
     except OSError as error:
         print(f"{PROG} host: cannot listen on {args.address}: {error}", file=sys.stderr)
         return 2
     try:
         bank = args.bank if len(args.bank) > 1 else args.bank[0]
-        game_map = _host_map(args)
-        rooms = [room_host.open_room(args.rules, game_map, bank, pace=args.pace) for _ in range(args.rooms)]
+        game_map = _host_map(args) if args.rooms else None
+        rooms = [room_host.open_room(args.rules, game_map, bank, pace=args.pace,
+                                     owner="*" if hub is not None else None) for _ in range(args.rooms)]
     except (ValueError, OSError) as error:
         room_host.close()
         print(f"{PROG} host: {error}", file=sys.stderr)
         return 2
     where = f"{args.address}:{room_host.port}"
     print(f"serving {len(rooms)} room(s) on ws://{where}", flush=True)
+    if hub is None:  # the key is printed for whoever started the service: a teacher's notebook needs it
+        print(f'teacher: teach("{room_host.url()}", key="{room_host.teacher_key}")', flush=True)
     for room in rooms:
         address = "" if room_host.host_part and args.address == "127.0.0.1" else f', address="{where}"'
         print(f"room {room.code}: join(\"{room.code}\", name=\"...\"{address})", flush=True)
+    stopping: list[int] = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, _frame: stopping.append(signum))
     first_seated: dict[str, float] = {}
     end = None if args.serve_for is None else time.monotonic() + args.serve_for
     try:
-        while end is None or time.monotonic() < end:
+        while not stopping and (end is None or time.monotonic() < end):
             for room in rooms:
                 seated = [m for m in room.members() if m.seat is not None]
-                if room.started or not seated:
+                if room.started or not seated or room.code.replace("-", "") not in room_host.rooms:
                     continue
                 first_seated.setdefault(room.code, time.monotonic())
                 full = len({m.seat for m in seated}) == room.record.seats
@@ -451,7 +476,8 @@ def _run_host(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        room_host.close()
+        room_host.close("host_stopped")  # every student is told; the journals are finished
+        signal.signal(signal.SIGTERM, previous)
     print("rooms closed", flush=True)
     return 0
 
@@ -461,6 +487,17 @@ def _host_map(args: argparse.Namespace):
     from triviador_nb.engine import find_rule_set
 
     return _resolve_map(args, find_rule_set(args.rules).players)
+
+
+def _whole_number(text: str) -> int:
+    """A whole number >= 0 (argparse type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more: {text}")
+    return value
 
 
 def _positive_int(text: str) -> int:
