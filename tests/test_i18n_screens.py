@@ -201,7 +201,7 @@ def test_the_room_sends_its_language_in_the_welcome(hungarian_room):
     room, teacher, _tclock = hungarian_room
     assert room.language == "hu" and teacher.language == "hu"
     assert teacher.start_button.description == "Indítsd a játékot"
-    raw = RawClient(room.host.port)
+    raw = RawClient(room.rooms.port)
     try:
         welcome = raw.join(room.code, "Raw")
         assert welcome["v"] == 1 and welcome["language"] == "hu"
