@@ -41,3 +41,25 @@ def test_engine_source_imports_nothing_forbidden_and_calls_no_global_random():
                     and node.func.attr in GLOBAL_RANDOM_CALLS):
                 problems.append(f"{path.name}:{node.lineno}: random.{node.func.attr}() uses the global RNG")
     assert problems == []
+
+
+ROOMS = ENGINE.parent / "rooms"
+
+
+def test_rooms_word_nothing_and_draw_nothing():
+    """Issue 22: the room protocol carries codes and data; words are made on
+    the screen, so ``rooms/`` imports neither the translations nor widgets,
+    and no module but ``protocol.py`` writes protocol JSON."""
+    problems = []
+    for path in sorted(ROOMS.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level and (node.module or "").split(".")[0] in ("i18n", "ui"):
+                problems.append(f"{path.name}:{node.lineno}: imports ..{node.module}")
+            if isinstance(node, ast.Import) and any(a.name.split(".")[0] in ("ipywidgets", "ipyleaflet")
+                                                    for a in node.names):
+                problems.append(f"{path.name}:{node.lineno}: imports widgets")
+            if path.name != "protocol.py" and isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and '"type":' in node.value.replace(" ", ""):
+                problems.append(f"{path.name}:{node.lineno}: builds a protocol message by hand")
+    assert problems == []

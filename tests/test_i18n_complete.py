@@ -16,7 +16,7 @@ import pytest
 
 from triviador_nb.classroom import ManualClock
 from triviador_nb.engine import Attack, Pick
-from triviador_nb.i18n import catalogues, languages, set_language
+from triviador_nb.i18n import catalogues, current_language, languages, set_language
 from triviador_nb.ui import setup
 
 OPEN, CLOSE = "⟦", "⟧"
@@ -153,7 +153,7 @@ def test_a_room_in_a_translated_language_shows_no_english_of_ours(pseudo):
 
     set_language("qq")
     room_host = RoomHost()
-    room = room_host.open_room(pace=0.05, reveal_s=0.2, think_s=0.2, seed=5)
+    room = room_host.open_room(pace=0.05, reveal_s=0.2, think_s=0.2, seed=5, language=current_language())
     teacher = HostScreen(room_host, [room], clock=ManualClock())
     anna = StudentScreen(clock=ManualClock())
     try:

@@ -189,7 +189,7 @@ def test_a_language_that_is_not_there_is_refused_with_the_languages_there_are(ca
 def hungarian_room():
     set_language("hu")  # the teacher's kernel speaks Hungarian when the room is opened
     room_host = RoomHost()
-    room = room_host.open_room(pace=0.05, reveal_s=0.2, think_s=0.2, seed=5)
+    room = room_host.open_room(pace=0.05, reveal_s=0.2, think_s=0.2, seed=5, language=current_language())
     tclock = ManualClock()
     teacher = HostScreen(room_host, [room], clock=tclock)
     set_language("en")  # a student's kernel (the same one here) speaks English
@@ -243,7 +243,7 @@ def test_a_room_language_this_kernel_does_not_have_leaves_the_students_own(hunga
     (hungarian / "de.po").write_text(HU_PO.replace('"Language: hu', '"Language: de'), "utf-8")
     set_language("de")  # a teacher's own German catalogue
     room_host = RoomHost()
-    room = room_host.open_room(pace=0.05, reveal_s=0.2, think_s=0.2, seed=5)
+    room = room_host.open_room(pace=0.05, reveal_s=0.2, think_s=0.2, seed=5, language=current_language())
     teacher = HostScreen(room_host, [room], clock=ManualClock())
     set_language("en")
     (hungarian / "de.po").unlink()  # the student's kernel has no German

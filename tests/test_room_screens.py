@@ -176,7 +176,7 @@ def test_several_rooms_on_one_overview():
         assert all(r.started for r in rooms)
         assert settle(tclock, condition=lambda: "lobby" not in teacher.overview.value)
         teacher.choose.value = rooms[2].code
-        assert teacher.shown is rooms[2] and teacher.game.children == (teacher.screens[rooms[2].code].widget,)
+        assert teacher.shown == rooms[2].code and teacher.game.children == (teacher.screens[rooms[2].code].widget,)
         assert wait_until(lambda: rooms[2].view(None) is not None)
         for c in clients:
             c.close()
@@ -215,3 +215,69 @@ def test_the_teacher_pauses_enters_an_oral_answer_and_ends_a_room_game(room_setu
     assert room.table.game.is_over
     assert settle(tclock, aclock, condition=lambda: anna.screen.view.is_over and anna.screen.ranking.value != "")
     anna.close()
+
+
+def test_the_same_teacher_screen_runs_a_lesson_on_a_host_in_another_process(tmp_path, monkeypatch):
+    """Issue 22: ``teach(url, key)`` gives the screen of ``host()`` against a
+    ``triviador-nb host`` process it holds no object of: two rooms, a student
+    seated, Pause, Undo, End, play again with the same code."""
+    import os
+    import re
+    import subprocess
+    import sys
+
+    from triviador_nb.ui import teacher as teacher_module
+
+    monkeypatch.setenv("TRIVIADOR_NB_HOME", str(tmp_path / "home"))
+    process = subprocess.Popen([sys.executable, "-m", "triviador_nb", "host", "--rooms", "0", "--for", "120"],
+                               stdout=subprocess.PIPE, text=True, env={**os.environ})
+    screen = anna = ben = None
+    try:
+        process.stdout.readline()
+        url, key = re.search(r'teach\("([^"]+)", key="([^"]+)"\)', process.stdout.readline()).groups()
+        tclock = ManualClock()
+        monkeypatch.setattr(teacher_module, "LoopClock", lambda: tclock)
+        screen = teacher_module.teach(url, key=key, rooms=2, pace=0.05)
+        first, second = screen.room_codes
+        assert first != second and first in screen.codes.value and second in screen.codes.value
+        assert screen.overview.value.count("lobby · 0 seated") == 2
+        anna = StudentScreen(first, "Anna", clock=ManualClock())
+        ben = StudentScreen(first, "Ben", clock=ManualClock())
+        assert settle(tclock, condition=lambda: "Ben" in lobby_text(screen))
+        ben_seat = next(d for d in screen.lobby.children[-1].children if d.description == "Ben")
+        ben_seat.value = "watch"  # the teacher moves Ben out of his seat...
+        assert settle(tclock, condition=lambda: "Seat 2</b>: free" in lobby_text(screen, 1))
+        ben_seat = next(d for d in screen.lobby.children[-1].children if d.description == "Ben")
+        ben_seat.value = 2  # ...and into seat 3
+        assert settle(tclock, condition=lambda: "Seat 3</b>: Ben" in lobby_text(screen, 2))
+        screen.start_button.click()
+        assert settle(tclock, condition=lambda: first in screen.controls)
+        controls, projector = screen.controls[first], screen.screens[first]
+        assert controls.widget in projector.side.children and sorted(controls.entries) == [0, 2]
+        controls.pause_button.click()
+        assert settle(tclock, condition=lambda: anna.client.held and controls.pause_button.description == "Resume")
+        controls.pause_button.click()
+        assert settle(tclock, condition=lambda: not anna.client.held)
+        assert settle(tclock, condition=lambda: not controls.undo_button.disabled, timeout=30)
+        controls.undo_button.click()
+        assert "The last move was taken back." in controls.message.value
+        controls.end_button.click()
+        assert settle(tclock, condition=lambda: projector.view.is_over and anna.client.view.is_over)
+        assert "The game was ended: the ranking stands." in controls.message.value
+        screen._command("play_again", first)  # (the projector's Play again)
+        assert settle(tclock, condition=lambda: not anna.client.view.is_over and anna.client.code == first)
+        controls.report_folder = tmp_path
+        controls.report_button.click()
+        assert controls.last_report and controls.last_report[0].suffix == ".xlsx"
+        assert controls.last_report[0].stat().st_size > 1000
+        screen.choose.value = second
+        assert "Nobody has joined yet." in lobby_text(screen)
+    finally:
+        for student in (anna, ben):
+            if student is not None:
+                student.close()
+        if screen is not None:
+            screen.close()
+        process.kill()
+        process.wait(timeout=10)
+        process.stdout.close()

@@ -162,7 +162,8 @@ def test_forged_and_broken_messages_are_refused_and_change_nothing(host):
     raw.send({"v": 1, "type": "intent", "ref": 7, "token": welcome["token"], "state_id": "1:999",
               "intent": {"kind": "pick", "territory": "HU-PE"}})
     assert raw.recv_type("ack")["status"] == "stale"
-    assert len(table.game.record) == record
+    people = {welcome["seat"], ben.seat}  # (the bots may answer meanwhile: a loaded machine is slow)
+    assert [a for a in table.game.record[record:] if getattr(a, "player", None) in people] == []
     codes_logged = [e.code for e in host.log]
     for code in ("not_json", "wrong_version", "unknown_type", "not_joined", "bad_field", "bad_token"):
         assert code in codes_logged

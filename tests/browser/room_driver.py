@@ -80,16 +80,33 @@ def restart_and_run_all(page: Page) -> None:
         page.get_by_role("button", name="Restart", exact=True)).first.click()
 
 
+def teacher_notebook(url: str, key: str) -> str:
+    """A teacher's notebook that runs ``teach(url, key)``: the teacher's
+    screen of a room host in another process (issue 22), as a path the
+    Jupyter server serves."""
+    COPIES.mkdir(parents=True, exist_ok=True)
+    notebook = json.loads((REPO / "notebooks" / "host.ipynb").read_text(encoding="utf-8"))
+    cell = next(c for c in notebook["cells"] if c["cell_type"] == "code")
+    cell["source"] = ["# NBVAL_IGNORE_OUTPUT\n", "from triviador_nb.ui import teach\n", "\n",
+                      f'screen = teach("{url}", key="{key}", rooms=0)\n', "screen"]
+    cell["outputs"], cell["execution_count"] = [], None
+    notebook["cells"] = [c for c in notebook["cells"] if c["cell_type"] != "code" or c is cell]
+    copy = COPIES / "teach.ipynb"
+    copy.write_text(json.dumps(notebook), encoding="utf-8")
+    return str(copy.relative_to(REPO))
+
+
 def play_room_game(url: str, out_dir: Path, viewport: tuple[int, int] = (1366, 900), timeout_s: float = 420,
-                   restart_mid_battle: bool = True) -> RoomReport:
+                   restart_mid_battle: bool = True, teacher: str = "notebooks/host.ipynb",
+                   prefix: str = "room") -> RoomReport:
     out_dir.mkdir(parents=True, exist_ok=True)
     result = RoomReport()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         pages = [browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}).new_page()
                  for _ in range(3)]
-        teacher, students = pages[0], pages[1:]
-        open_lab(teacher, url, "notebooks/host.ipynb")
+        notebook, (teacher, students) = teacher, (pages[0], pages[1:])
+        open_lab(teacher, url, notebook)
         code_box = teacher.locator(".tnb-code").first
         code_box.wait_for(timeout=120_000)
         result.code = code_box.inner_text().strip()
@@ -100,13 +117,13 @@ def play_room_game(url: str, out_dir: Path, viewport: tuple[int, int] = (1366, 9
         teacher.get_by_text("Seat 2").first.wait_for(timeout=30_000)
         for name in NAMES:
             teacher.locator(".tnb-root").get_by_text(name).first.wait_for(timeout=30_000)
-        teacher.screenshot(path=str(out_dir / "room-teacher-lobby.png"))
+        teacher.screenshot(path=str(out_dir / f"{prefix}-teacher-lobby.png"))
         teacher.get_by_role("button", name="Start the game").first.click()
         roots = [page.locator(".tnb-root").first for page in students]
         for root in roots:
             root.locator(".tnb-map path.leaflet-interactive").first.wait_for(timeout=60_000)
         for i, page in enumerate(pages):
-            page.screenshot(path=str(out_dir / f"room-{i}-start.png"))
+            page.screenshot(path=str(out_dir / f"{prefix}-{i}-start.png"))
         result.students = [Report(where=f"room:{name}", name=name) for name in NAMES]
         started = time.monotonic()
         battle_shot = restarted = False
@@ -128,7 +145,7 @@ def play_room_game(url: str, out_dir: Path, viewport: tuple[int, int] = (1366, 9
             if not battle_shot and "Battle round" in status:
                 teacher.wait_for_timeout(400)
                 for i, page in enumerate(pages):
-                    page.screenshot(path=str(out_dir / f"room-{i}-battle.png"))
+                    page.screenshot(path=str(out_dir / f"{prefix}-{i}-battle.png"))
                 battle_shot = True
             if battle_shot and restart_mid_battle and not restarted:
                 restarted = True
@@ -139,7 +156,7 @@ def play_room_game(url: str, out_dir: Path, viewport: tuple[int, int] = (1366, 9
                 roots[0].locator(".tnb-map path.leaflet-interactive").first.wait_for(timeout=30_000)
                 result.rejoined_s = round(time.monotonic() - begun, 2)
                 result.rejoined_seat = roots[0].locator(".tnb-message").first.inner_text()
-                students[0].screenshot(path=str(out_dir / "room-1-rejoined.png"))
+                students[0].screenshot(path=str(out_dir / f"{prefix}-1-rejoined.png"))
             if "Game over" in status:
                 result.over = True
                 break
@@ -151,7 +168,7 @@ def play_room_game(url: str, out_dir: Path, viewport: tuple[int, int] = (1366, 9
         result.projector_over = "Game over" in result.teacher_status
         result.student_status = [root.locator(".tnb-status").first.inner_text() for root in roots]
         for i, page in enumerate(pages):
-            page.screenshot(path=str(out_dir / f"room-{i}-end.png"), full_page=False)
+            page.screenshot(path=str(out_dir / f"{prefix}-{i}-end.png"), full_page=False)
         browser.close()
     return result
 

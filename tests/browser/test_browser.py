@@ -131,6 +131,37 @@ def test_a_room_a_teacher_and_two_students_in_three_pages(server_url):
         assert len(set(student.map_sizes)) == 1, (student.name, sorted(set(student.map_sizes)))
 
 
+def test_the_same_teacher_screen_runs_a_room_of_a_host_process(server_url, tmp_path):
+    """Issue 22: the teacher's screen against a ``triviador-nb host`` process
+    (as on a JupyterHub service) instead of a host in the teacher's kernel:
+    the teacher's page runs ``teach(url, key)``, the students join by the
+    form, play by clicking, and the game ends on every screen."""
+    import os
+    import re
+    import subprocess
+
+    from room_driver import play_room_game, teacher_notebook
+
+    process = subprocess.Popen([sys.executable, "-m", "triviador_nb", "host", "--rooms", "1", "--start-after",
+                                "3600", "--pace", "0.5", "--for", "900"], stdout=subprocess.PIPE, text=True,
+                               env={**os.environ, "TRIVIADOR_NB_HOME": str(tmp_path)})
+    try:
+        process.stdout.readline()
+        url, key = re.search(r'teach\("([^"]+)", key="([^"]+)"\)', process.stdout.readline()).groups()
+        report = play_room_game(server_url, OUT, restart_mid_battle=False, teacher=teacher_notebook(url, key),
+                                prefix="room-process")
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        process.stdout.close()
+    print(f"room {report.code} on a host process: {report.seconds} s")
+    assert report.over and report.projector_over, (report.teacher_status, report.student_status)
+    assert all(status.startswith("Game over") for status in report.student_status), report.student_status
+    for student in report.students:
+        assert student.clicks and student.bad_clicks() == [], (student.name, student.bad_clicks())
+        assert all(k["arrived"] for k in student.keys), student.keys
+
+
 def test_the_classroom_projector_in_voila_needs_no_network(server_url):
     """Issue 12's projector mode: every request to another host is blocked and
     the whole game still renders; the teacher enters a team's answer hidden

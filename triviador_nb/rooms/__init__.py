@@ -12,10 +12,10 @@
 No widgets here: the screens are in ``triviador_nb.ui`` (``host()``, ``join()``).
 """
 
-from .client import JoinError, RemoteSource, RoomClient, room_url
+from .client import JoinError, RoomClient, room_url
 from .codes import CodeError
 from .host import RoomHost
 from .rooms import Room, RoomError, Rooms
 
-__all__ = ["CodeError", "JoinError", "RemoteSource", "Room", "RoomClient", "RoomError", "RoomHost", "Rooms",
+__all__ = ["CodeError", "JoinError", "Room", "RoomClient", "RoomError", "RoomHost", "Rooms",
            "room_url"]

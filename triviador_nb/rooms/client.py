@@ -6,8 +6,8 @@ intents and waits for their acks, and reconnects by itself when the network
 drops (quoting the seat's token, so the student is back in the seat). The
 token is kept in ``~/.triviador_nb/rooms.json`` (readable by the student
 only), so after a kernel restart ``join`` with the same code and name finds
-the seat again. :class:`RemoteSource` makes the client the source of the one
-game screen (:class:`~triviador_nb.ui.screen.GameScreen`).
+the seat again. The screen (:mod:`triviador_nb.ui.sources`) words what it
+reports: :attr:`RoomClient.notice` is a code, never a sentence of ours.
 """
 
 from __future__ import annotations
@@ -25,10 +25,9 @@ from typing import Any, Callable
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from ..classroom import Ack, Clock, Timer
+from ..classroom import Ack
 from ..engine import Action
 from ..engine.view import View
-from ..i18n import _
 from ..maps import GameMap
 from . import codes
 from .protocol import LANGUAGE_CODE, MAX_HOST_MESSAGE, ProtocolError, action_intent, clean_name, dumps, map_from_plain
@@ -120,7 +119,12 @@ class RoomClient:
             None from a host that does not send one.
         status: ``"connecting"``, ``"joined"``, ``"reconnecting"``,
             ``"closed"`` (the teacher closed the room) or ``"refused"``.
-        message: the latest sentence from the room (an error, a refusal).
+        message: the room's latest sentence (an error, a refusal: the host's
+            English), or "".
+        notice: what the connection itself last reported, as a code the
+            screen words: ``"reconnecting"``, ``"gone"``, a ``closed`` code
+            (``"room_closed"``, ``"removed"``, ``"host_stopped"``) or
+            ``"unreadable:<error>"``; "" when there is none.
 
     Raises:
         JoinError: the room refused the join or cannot be reached.
@@ -147,6 +151,7 @@ class RoomClient:
         self.language: str | None = None
         self.status = "connecting"
         self.message = ""
+        self.notice = ""
         self.rejoins = 0
         self._listeners: list[Callable[[], None]] = []
         self._pending: dict[int, concurrent.futures.Future] = {}
@@ -269,14 +274,14 @@ class RoomClient:
                                         "teacher's room is open.")
                 return
             self.status = "reconnecting"
-            self.message = _("Connection lost: reconnecting…")
+            self.notice, self.message = "reconnecting", ""
             for future in list(self._pending.values()):
                 if not future.done():
                     future.set_result(Ack("rejected", "no_connection", "the connection dropped: try again"))
             self._notify()
             await asyncio.sleep(min(RECONNECT_MAX_WAIT_S, 0.1 * 2 ** min(attempt, 10)))
         self.status = "refused"
-        self.message = _("The room cannot be reached any more. Run the join cell again to try.")
+        self.notice, self.message = "gone", ""
         self._notify()
 
     async def _send(self, text: str) -> None:
@@ -312,7 +317,7 @@ class RoomClient:
                     self.language = language
                 if self.status == "reconnecting":
                     self.rejoins += 1
-                self.status, self.message = "joined", ""
+                self.status, self.message, self.notice = "joined", "", ""
                 _save_token(self._key, self.token)
                 self._first.set()
             elif kind == "lobby":
@@ -344,15 +349,15 @@ class RoomClient:
                         return "stop"
                 self.message = data["reason"]
             elif kind == "closed":
-                self.status, self.message = "closed", data.get("reason", _("The room closed."))
+                self.status, self.message = "closed", str(data.get("reason", ""))
+                self.notice = str(data.get("code", "room_closed"))
                 if not self._first.is_set():
                     self._first_error = JoinError("closed", self.message)
                     self._first.set()
                 self._notify()
                 return "stop"
         except (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError, ProtocolError) as error:
-            self.message = _("The room sent something this screen cannot read ({error}).").format(
-                error=type(error).__name__)
+            self.notice, self.message = f"unreadable:{type(error).__name__}", ""
         self._notify()
         return ""
 
@@ -362,67 +367,3 @@ class RoomClient:
                 listener()
             except Exception:  # noqa: BLE001 - a screen's fault must not drop the connection
                 pass
-
-
-class RemoteSource:
-    """A room client as the source of the game screen.
-
-    Args:
-        client: the connection.
-        screen_clock: the loop the screen lives on (the student kernel's).
-    """
-
-    can_restart = False
-
-    def __init__(self, client: RoomClient, screen_clock: Clock):
-        self.client, self.clock = client, screen_clock
-
-    started = property(lambda self: self.client.view is not None and self.client.view.started)
-    paused = property(lambda self: self.client.view is not None and self.client.view.paused)
-    held = property(lambda self: self.client.held)
-    stopped = property(lambda self: self.client.status in ("closed", "refused"))
-    state_id = property(lambda self: self.client.view.state_id if self.client.view is not None else "")
-
-    def view(self, seat: int | None) -> View:
-        return self.client.view
-
-    def submit(self, seat: int, intent: Action, state_id: str | None = None) -> Ack:
-        return self.client.submit(intent, state_id)
-
-    def on_change(self, listener: Callable[[], None]) -> None:
-        self.client.on_change(lambda: self.clock.call_soon_threadsafe(listener))
-
-    def time_left(self) -> float:
-        v = self.client.view
-        if v is None:
-            return 0.0
-        if v.paused:
-            return v.time_left_s
-        return max(0.0, v.time_left_s - (time.monotonic() - self.client.view_at))
-
-    def call_later(self, delay_s: float, callback: Callable[[], None]) -> Timer:
-        return self.clock.call_later(delay_s, callback)
-
-    def roles(self) -> dict[int, str]:
-        return dict(self.client.roles)
-
-    def title_note(self) -> str:
-        return _("room {code}").format(code=self.client.code)  # the same words as the teacher's projector
-
-    def report_html(self) -> str:
-        return ""
-
-    def take_fault(self) -> str:
-        return ""
-
-    def start(self) -> None:
-        pass
-
-    def recover(self) -> None:
-        pass
-
-    def restart(self) -> None:
-        pass
-
-    def stop(self) -> None:
-        pass

@@ -34,7 +34,6 @@ from ..banks import resolve_bank
 from ..classroom import LoopClock, rebuild_games
 from ..classroom.journal import JournalContents, named_as
 from ..engine import QuestionBank, RuleSet, find_rule_set
-from ..i18n import current_language
 from ..maps import GameMap, resolve_map
 from . import codes
 from .protocol import MAX_CLIENT_MESSAGE, MAX_TEACHER_MESSAGE
@@ -183,7 +182,7 @@ class RoomHost:
             pace, reveal_s, think_s: as for the game table.
             journal: a file to journal the room's games to from Start, or None.
             language: the room's language code, sent to the students'
-                screens (None: the teacher kernel's language now).
+                screens (None: ``"en"``; the teacher's screen passes its own).
             owner: who controls it (default: whoever has the teacher key).
 
         Raises:
@@ -196,13 +195,13 @@ class RoomHost:
         question_bank = resolve_bank(bank)
         room = self._call(self.logic.open_room, rule_set, game_map, question_bank,
                           seed if seed is not None else secrets.randbelow(1_000_000), pace, reveal_s, think_s,
-                          language or current_language(), owner or KEY_OWNER)
+                          language or "en", owner or KEY_OWNER)
         room.specs = {"map": named_as(map), "bank": named_as(bank)}
         room.journal_path = Path(journal) if journal is not None else None
         return room
 
     def resume_room(self, contents: JournalContents, path: str | Path, game_map: GameMap,
-                    bank: QuestionBank) -> Room:
+                    bank: QuestionBank, language: str = "en") -> Room:
         """Bring back a room from its journal: the same code, who sat where
         with their seat keys (so students rejoin by running their join cell
         again), every game played and the current one where it stood, held
@@ -215,8 +214,8 @@ class RoomHost:
         """
         setup = contents.header["setup"]
         games = rebuild_games(contents, game_map.board, bank)
-        language = setup.get("language")  # absent from a journal written before rooms had languages
-        language = language if isinstance(language, str) and language else current_language()
+        kept = setup.get("language")  # absent from a journal written before rooms had languages: ``language``
+        language = kept if isinstance(kept, str) and kept else language
         return self._call(self.logic.resume_room, setup, contents, Path(path), game_map, bank, games, language)
 
     def close(self, code: str = "room_closed") -> None:

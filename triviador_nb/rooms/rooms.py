@@ -42,7 +42,7 @@ from typing import Any, Callable, Iterable, Protocol
 
 from ..banks import resolve_bank
 from ..bots import Bot
-from ..classroom import Clock, Journal, Table, rebuild_games
+from ..classroom import Clock, Journal, Table
 from ..classroom.journal import JournalContents, named_as, new_journal_path
 from ..engine import Game, QuestionBank, RuleSet, find_rule_set
 from ..engine.actions import Draw

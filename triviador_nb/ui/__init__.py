@@ -12,6 +12,6 @@ from .app import GameApp
 from .setup import GameSetup, setup
 from .single_screen import play, resume
 from .student import StudentScreen, join
-from .teacher import HostScreen, host
+from .teacher import HostScreen, host, teach
 
-__all__ = ["play", "resume", "setup", "host", "join", "GameApp", "GameSetup", "HostScreen", "StudentScreen", "LoopClock", "ManualClock", "resolve_bank", "resolve_map"]
+__all__ = ["play", "resume", "setup", "host", "teach", "join", "GameApp", "GameSetup", "HostScreen", "StudentScreen", "LoopClock", "ManualClock", "resolve_bank", "resolve_map"]

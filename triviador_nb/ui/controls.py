@@ -2,9 +2,11 @@
 game now, and each team's answer entered without the class seeing it
 (issue 12 parts 1 and 2).
 
-The controls work on a :class:`~triviador_nb.classroom.Table` (the single
-screen's, or a room's on the host); every control is the table's, so it is
-in the game's record and the journal. A team's answer is typed into a
+The controls work on a :class:`ControlTarget`: a
+:class:`~triviador_nb.classroom.Table` in this kernel (the single screen's,
+:class:`TableTarget`), or a room on a room host reached through the
+teacher's connection (:class:`RoomTarget`, :mod:`triviador_nb.rooms.teacher_client`);
+every control is the table's, so it is in the game's record and the journal. A team's answer is typed into a
 password box (dots on the projector), read on Enter or with its button, and
 the row then says only "answer in"; guesses take digits, multiple-choice
 questions 1-4 or A-D.
@@ -15,7 +17,8 @@ from __future__ import annotations
 import time
 from html import escape
 from pathlib import Path
-from typing import Callable, Mapping
+import base64
+from typing import Any, Callable, Mapping, Protocol
 
 import ipywidgets as w
 
@@ -43,17 +46,158 @@ def parse_entry(text: str, guess: bool) -> int | None:
     return None
 
 
+class ControlTarget(Protocol):
+    """What the teacher's controls act on and read (a table here, or a room
+    on a host): the table's own commands, and its state as the controls
+    show it."""
+
+    held: bool
+    started: bool
+    asking: bool  # a question is open and the game is not paused
+    is_over: bool
+    can_undo: bool
+    state_id: str
+
+    def question_seats(self) -> tuple[tuple[int, ...], tuple[int, ...], bool] | None:
+        """The open question's (seats asked, seats still to answer, is a guess), or None."""
+
+    def hold(self) -> None: ...
+    def release(self) -> None: ...
+    def skip(self) -> Ack: ...
+    def undo(self) -> Ack: ...
+    def end_now(self) -> Ack: ...
+    def enter_answer(self, seat: int, given: int | None, timed: bool = True) -> Ack: ...
+
+    def report(self, base: Path) -> list[Path]:
+        """Write the report of every game at the table as ``base.xlsx`` and CSV files."""
+
+
+class TableTarget:
+    """A table in this kernel as the controls' target; ``run`` runs a
+    command where the table lives (at once by default)."""
+
+    def __init__(self, table: Table, run: Callable[[Callable[[], Any]], Any] | None = None):
+        self.table, self._run = table, run or (lambda work: work())
+
+    held = property(lambda self: self.table.held)
+    started = property(lambda self: self.table.started)
+    asking = property(lambda self: self.table.started and self.table.game.question is not None
+                      and not self.table.paused)
+    is_over = property(lambda self: self.table.game.is_over)
+    can_undo = property(lambda self: any(not isinstance(e, Draw) for e in self.table.game.record))
+    state_id = property(lambda self: self.table.state_id)
+
+    def question_seats(self) -> tuple[tuple[int, ...], tuple[int, ...], bool] | None:
+        question = self.table.game.question
+        if question is None:
+            return None
+        return tuple(question.players), tuple(question.waiting_for), question.is_guess
+
+    def hold(self) -> None:
+        self._run(self.table.hold)
+
+    def release(self) -> None:
+        self._run(self.table.release)
+
+    def skip(self) -> Ack:
+        return self._run(self.table.skip)
+
+    def undo(self) -> Ack:
+        return self._run(self.table.undo)
+
+    def end_now(self) -> Ack:
+        return self._run(self.table.end_now)
+
+    def enter_answer(self, seat: int, given: int | None, timed: bool = True) -> Ack:
+        return self._run(lambda: self.table.enter_answer(seat, given, timed=timed))
+
+    def report(self, base: Path) -> list[Path]:
+        return self._run(lambda: Report(list(self.table.games))).export(base)
+
+
+class RoomTarget:
+    """A room on a room host, reached through the teacher's connection
+    (:class:`~triviador_nb.rooms.teacher_client.TeacherClient`): commands
+    go over the wire; the state is the latest ``room`` message and projector
+    view the host sent."""
+
+    def __init__(self, client: Any, code: str):
+        self.client, self.code = client, code
+
+    def _state(self) -> dict:
+        return self.client.states.get(self.code, {})
+
+    def _view(self):
+        return self.client.views.get(self.code)
+
+    held = property(lambda self: bool(self._state().get("held")))
+    started = property(lambda self: bool(self._state().get("started")))
+    is_over = property(lambda self: bool(self._state().get("over")))
+    can_undo = property(lambda self: bool(self._state().get("can_undo")))
+    state_id = property(lambda self: self._view().state_id if self._view() is not None else "")
+
+    @property
+    def asking(self) -> bool:
+        v = self._view()
+        return v is not None and v.started and v.question is not None and not v.paused and not v.is_over
+
+    def question_seats(self) -> tuple[tuple[int, ...], tuple[int, ...], bool] | None:
+        v = self._view()
+        if v is None or v.question is None:
+            return None
+        waiting = tuple(s for s in v.question.players if s not in v.question.answered)
+        return tuple(v.question.players), waiting, v.question.kind == "guess"
+
+    def _ack(self, op: str, **args: Any) -> Ack:
+        from ..rooms.teacher_client import RoomRefused
+
+        try:
+            result = self.client.command(op, self.code, **args)
+        except RoomRefused as refused:
+            return Ack("rejected", refused.code, str(refused))
+        if not isinstance(result, dict):
+            return Ack("accepted", "", "")
+        return Ack(result["status"], result.get("code", ""), result.get("reason", ""), result.get("ms"))
+
+    def hold(self) -> None:
+        self.client.command("hold", self.code)
+
+    def release(self) -> None:
+        self.client.command("release", self.code)
+
+    def skip(self) -> Ack:
+        return self._ack("skip")
+
+    def undo(self) -> Ack:
+        return self._ack("undo")
+
+    def end_now(self) -> Ack:
+        return self._ack("end")
+
+    def enter_answer(self, seat: int, given: int | None, timed: bool = True) -> Ack:
+        return self._ack("enter_answer", seat=seat, given=given, timed=timed)
+
+    def report(self, base: Path) -> list[Path]:
+        files = self.client.command("report", self.code)["files"]
+        written = []
+        for name, data in sorted(files.items(), key=lambda item: not item[0].endswith(".xlsx")):
+            path = base.with_name(base.name + name[len("report"):])  # report.xlsx -> <base>.xlsx
+            path.write_bytes(base64.b64decode(data))
+            written.append(path)
+        return written
+
+
 class TeacherControls:
     """The teacher's buttons and the teams' hidden answer entry for one table.
 
     Args:
-        table: the table they control.
+        table: what they control: a :class:`~triviador_nb.classroom.Table`
+            in this kernel, or any :class:`ControlTarget` (a room on a host:
+            :class:`RoomTarget`).
         teams: seat -> team name for the seats whose answers the teacher
             enters (empty: only the buttons).
-        run: how a control reaches the table: called with a function of no
-            arguments; by default it is called at once (the single screen,
-            whose table lives in this kernel). A room's host passes its way of
-            running work on the room's thread.
+        run: with a table: how a control reaches it (called with a function
+            of no arguments; by default at once).
         language: the language code of the controls (``"hu"``; None: the
             kernel's); the screen they are on passes its own.
 
@@ -65,16 +209,15 @@ class TeacherControls:
         saved (where the journal is), language (its code).
     """
 
-    def __init__(self, table: Table, teams: Mapping[int, str] | None = None,
+    def __init__(self, table: "Table | ControlTarget", teams: Mapping[int, str] | None = None,
                  run: Callable[[Callable[[], object]], object] | None = None, language: str | None = None):
         with speaking(language) as self.language:
             self._build(table, teams, run)
 
-    def _build(self, table: Table, teams: Mapping[int, str] | None,
+    def _build(self, table: "Table | ControlTarget", teams: Mapping[int, str] | None,
                run: Callable[[Callable[[], object]], object] | None) -> None:
-        self.table = table
+        self.target: ControlTarget = TableTarget(table, run) if isinstance(table, Table) else table
         self.teams = dict(teams or {})
-        self._run = run or (lambda work: work())
         self.report_folder = Path.cwd()  # the notebook's folder in JupyterLab and Voilà
         self.last_report: list[Path] = []
         self._asked = ""  # the state id the entry rows were laid out for
@@ -138,19 +281,19 @@ class TeacherControls:
             self._refresh()
 
     def _refresh(self) -> None:
-        table = self.table
-        game = table.game
-        self.pause_button.description = _("Resume") if table.held else _("Pause")
-        self.pause_button.icon = "play" if table.held else "pause"
-        self.pause_button.disabled = not table.started or game.is_over
-        asking = table.started and game.question is not None and not table.paused
+        target = self.target
+        self.pause_button.description = _("Resume") if target.held else _("Pause")
+        self.pause_button.icon = "play" if target.held else "pause"
+        self.pause_button.disabled = not target.started or target.is_over
+        asking = target.asking
         self.skip_button.disabled = not asking
-        self.end_button.disabled = game.is_over
-        self.undo_button.disabled = not any(not isinstance(e, Draw) for e in game.record)
-        sid = table.state_id
+        self.end_button.disabled = target.is_over
+        self.undo_button.disabled = not target.can_undo
+        sid = target.state_id
+        seats = target.question_seats() if asking else None
         for seat, box in self.entries.items():
-            asked = asking and seat in game.question.players
-            waiting = asked and seat in game.question.waiting_for
+            asked = seats is not None and seat in seats[0]
+            waiting = asked and seat in seats[1]
             box.disabled = self.enter_buttons[seat].disabled = not asked
             if sid != self._asked and box.value:
                 box.value = ""
@@ -166,26 +309,26 @@ class TeacherControls:
     # ------------------------------------------------------------------ the buttons
 
     def _pause_clicked(self) -> None:
-        held = self.table.held
-        self._run(self.table.release if held else self.table.hold)
+        held = self.target.held
+        self.target.release() if held else self.target.hold()
         self._say(_("The game goes on.") if held else _("Paused: every timer has stopped."))
+        self.refresh()
 
     def _skip_clicked(self) -> None:
-        self._acked(self._run(self.table.skip), _("Skipped: here is another question."))
+        self._acked(self.target.skip(), _("Skipped: here is another question."))
 
     def _undo_clicked(self) -> None:
-        self._acked(self._run(self.table.undo), _("The last move was taken back."))
+        self._acked(self.target.undo(), _("The last move was taken back."))
 
     def _end_clicked(self) -> None:
-        self._acked(self._run(self.table.end_now), _("The game was ended: the ranking stands."))
+        self._acked(self.target.end_now(), _("The game was ended: the ranking stands."))
 
     def _report_clicked(self) -> None:
         """Write the report of every game at this table (issue 12 part 4) as
         ``report-<date-time>.xlsx`` and CSV files in :attr:`report_folder`."""
-        report = self._run(lambda: Report(list(self.table.games)))
         base = self.report_folder / time.strftime("report-%Y-%m-%d-%H%M%S")
         try:
-            written = report.export(base)
+            written = self.target.report(base)
         except OSError as error:
             return self._say(_("The report could not be saved: {error}").format(error=error.strerror or error),
                              warn=True)
@@ -195,18 +338,19 @@ class TeacherControls:
 
     def _entered(self, seat: int) -> None:
         box = self.entries[seat]
-        text, question = box.value, self.table.game.question
-        if not text.strip() or question is None:
+        text, seats = box.value, self.target.question_seats()
+        if not text.strip() or seats is None:
             return
-        given = parse_entry(text, question.is_guess)
+        is_guess = seats[2]
+        given = parse_entry(text, is_guess)
         name = self.teams[seat]
         if given is None:
             box.value = ""
-            text = (_("{team}: that is not a whole number; type it again.") if question.is_guess
+            text = (_("{team}: that is not a whole number; type it again.") if is_guess
                     else _("{team}: that is not 1-4 or A-D; type it again."))
             return self._say(text.format(team=name), warn=True)
         box.value = ""
-        ack = self._run(lambda: self.table.enter_answer(seat, given, timed=self.timed.value))
+        ack = self.target.enter_answer(seat, given, timed=self.timed.value)
         self._acked(ack, _("{team}'s answer is in.").format(team=name))
 
     def _acked(self, ack: Ack | None, done: str) -> None:

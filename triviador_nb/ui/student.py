@@ -16,7 +16,8 @@ import ipywidgets as w
 from ..classroom import Clock, LoopClock
 from .. import words
 from ..i18n import _, set_language, speaking
-from ..rooms import CodeError, JoinError, RemoteSource, RoomClient
+from ..rooms import CodeError, JoinError, RoomClient
+from .sources import RemoteSource, notice_text
 from .cells import close_widgets, shown_by_cell
 from .screen import GameScreen
 from .styles import CSS
@@ -122,8 +123,9 @@ class StudentScreen:
         warn = client.status != "joined"
         line = escape(_("Room {code} · {name} · {where} · {state}").format(code=client.code, name=client.name,
                                                                         where=where, state=state))
-        if client.message:
-            line += f"<br>{escape(client.message)}"
+        message = notice_text(client)
+        if message:
+            line += f"<br>{escape(message)}"
         self._say(line, warn=warn)
         if client.view is None:
             rows = ""

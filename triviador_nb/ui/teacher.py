@@ -1,16 +1,21 @@
 """The teacher's side of rooms: codes, the lobby, the overview and the projector.
 
-:func:`host` starts a :class:`~triviador_nb.rooms.RoomHost` (its own thread)
-with one or more rooms and shows, for the teacher's projector: each room's
-code in large type and where to join; the lobby (who joined, which seat they
-have - several people in one seat are a team - and a bot for each empty
-seat); Start; and, once a game runs, the projector view of the game (the
-one game screen with no seat: the whole map, scores, the question, who has
-answered but never what, the reveal). With several rooms, an overview shows
-every room's state and score, and any room opens full-size.
+The teacher's screen is a client of a room host like a student's: it talks
+to the host only through the teacher's connection
+(:class:`~triviador_nb.rooms.teacher_client.TeacherClient`), whether the host
+runs in this kernel (:func:`host`) or in another process, a JupyterHub
+service among them (:func:`teach`). It shows, for the teacher's projector:
+each room's code in large type and where to join; the lobby (who joined,
+which seat they have - several people in one seat are a team - and a bot for
+each empty seat); Start; and, once a game runs, the projector view of the
+game (the one game screen with no seat: the whole map, scores, the question,
+who has answered but never what, the reveal) with the teacher's controls.
+With several rooms, an overview shows every room's state and score, and any
+room opens full-size.
 
-The host's thread never touches widgets: every change is handed to the
-kernel's loop, and the lobby is redrawn only when who sits where changed.
+No widget reads a host object, and nothing crosses threads but messages:
+the connection's thread hands every change to the kernel's loop, and the
+lobby is redrawn only when who sits where changed.
 """
 
 from __future__ import annotations
@@ -27,12 +32,14 @@ from ..classroom import Clock, JournalError, LoopClock, read_journal
 from ..classroom.journal import needed as _given, new_journal_path
 from .. import words
 from ..engine import find_rule_set
-from ..i18n import N_, LanguageError, _, languages, ngettext, set_language, speaking, translation
+from ..i18n import N_, LanguageError, _, current_language, languages, ngettext, set_language, speaking, translation
 from ..maps import resolve_map
-from ..rooms import Room, RoomHost, codes
+from ..rooms import RoomHost, codes
+from ..rooms.teacher_client import RoomRefused, TeacherClient
 from .cells import close_widgets, shown_by_cell
-from .controls import TeacherControls
-from .screen import GameScreen, TableSource
+from .controls import RoomTarget, TeacherControls
+from .screen import GameScreen
+from .sources import ProjectorSource
 from .styles import CSS
 
 WATCH = "watch"
@@ -63,29 +70,44 @@ class HostScreen:
     """The teacher's screen of a room host.
 
     Args:
-        room_host: the host; rooms: its rooms (shown in this order).
+        connection: the teacher's connection to the host
+            (:class:`~triviador_nb.rooms.teacher_client.TeacherClient`), or a
+            :class:`~triviador_nb.rooms.RoomHost` running in this kernel (the
+            screen then connects to it with its teacher key and closes it
+            with the screen).
+        rooms: the rooms to show, in this order (codes, or rooms of the
+            host); None: every room of the teacher's.
         clock: the kernel's loop (the widgets' own).
         language: the language code of the teacher's screen, its projector
             screens and controls (``"hu"``; None: the kernel's).
 
     Attributes:
-        host, rooms: the host and its rooms; shown: the room shown full-size.
+        client: the teacher's connection; room_codes: the rooms shown;
+        shown: the code of the room shown full-size; rooms: as given.
         language: the code of the screen's language.
         screens: room code -> its projector screen (once started).
         controls: room code -> the teacher's controls on it (pause, skip,
             undo, end; a seat's answer entered for it).
         widget: the root widget.
+
+    Raises:
+        RoomRefused: the host cannot be reached or does not take the key.
     """
 
-    def __init__(self, room_host: RoomHost, rooms: list[Room], clock: Clock | None = None,
-                 language: str | None = None):
+    def __init__(self, connection: "TeacherClient | RoomHost", rooms: Sequence[Any] | None = None,
+                 clock: Clock | None = None, language: str | None = None):
         with speaking(language) as self.language:
-            self._build(room_host, rooms, clock)
+            self._build(connection, rooms, clock)
 
-    def _build(self, room_host: RoomHost, rooms: list[Room], clock: Clock | None) -> None:
-        self.host, self.rooms = room_host, rooms
+    def _build(self, connection: "TeacherClient | RoomHost", rooms: Sequence[Any] | None,
+               clock: Clock | None) -> None:
+        self._own_host = connection if isinstance(connection, RoomHost) else None
+        self.client = (TeacherClient(connection.url(), key=connection.teacher_key) if self._own_host is not None
+                       else connection)
+        self.rooms = list(rooms) if rooms is not None else list(self.client.codes)
+        self.room_codes = [r if isinstance(r, str) else r.code for r in self.rooms]
         self.clock = clock or LoopClock()
-        self.shown = rooms[0]
+        self.shown = self.room_codes[0] if self.room_codes else ""
         self.screens: dict[str, GameScreen] = {}
         self.controls: dict[str, TeacherControls] = {}
         self._lobby_key: Any = None
@@ -93,8 +115,8 @@ class HostScreen:
         self.codes = w.HTML()
         self.message = w.HTML()
         self.overview = w.HTML()
-        self.choose = w.ToggleButtons(options=[r.code for r in rooms], value=rooms[0].code,
-                                      layout={"display": "none" if len(rooms) == 1 else None})
+        self.choose = w.ToggleButtons(options=self.room_codes, value=self.shown or None,
+                                      layout={"display": "none" if len(self.room_codes) <= 1 else None})
         self.choose.observe(lambda change: self._guarded(self._show_room, change["new"]), "value")
         self.lobby = w.VBox()
         self.start_button = w.Button(description=_("Start"), button_style="primary",
@@ -103,7 +125,7 @@ class HostScreen:
         self.start_button.on_click(lambda _: self._guarded(self._start, self.shown))
         self.start_all = w.Button(description=_("Start every room"), button_style="primary",
                                   layout={"width": "320px", "height": "56px",
-                                          "display": "none" if len(rooms) == 1 else None},
+                                          "display": "none" if len(self.room_codes) <= 1 else None},
                                   style={"font_size": "22px", "font_weight": "bold"})
         self.start_all.on_click(lambda _: self._guarded(self._start_every_room))
         self.refused = w.HTML()
@@ -113,19 +135,24 @@ class HostScreen:
                              layout={"width": "100%"})
         self.widget.add_class("tnb-root")
         self._refresh_due = False
-        for room in rooms:
-            room.on_change(self._changed)
+        self.client.on_change(lambda _code: self._changed())
         self._refresh()
 
     def _changed(self) -> None:
-        """A room changed (on the host's thread): one refresh on the kernel's
-        loop, however many changes come before it runs."""
+        """Something changed (on the connection's thread): one refresh on the
+        kernel's loop, however many changes come before it runs."""
         if not self._refresh_due:
             self._refresh_due = True
             self.clock.call_soon_threadsafe(lambda: self._guarded(self._refresh))
 
     def _repr_mimebundle_(self, **kwargs: object) -> dict:
         return self.widget._repr_mimebundle_(**kwargs)
+
+    def _state(self, code: str) -> dict:
+        return self.client.states.get(code, {})
+
+    def _people(self, code: str) -> list[dict]:
+        return list(self._state(code).get("people", []))
 
     # ------------------------------------------------------------------ drawing
 
@@ -134,47 +161,56 @@ class HostScreen:
         if self._closed:
             return
         self.codes.value = self._codes_html()
-        self.overview.value = self._overview_html() if len(self.rooms) > 1 else ""
-        room = self.shown
-        key = (room.code, room.started, tuple((m.name, m.seat, room.connected(m.name)) for m in room.members()),
-               tuple(sorted(room.record.bots.items())))
+        self.overview.value = self._overview_html() if len(self.room_codes) > 1 else ""
+        code = self.shown
+        state = self._state(code)
+        started = bool(state.get("started"))
+        key = (code, started, tuple((p["name"], p["seat"], p["connected"]) for p in self._people(code)),
+               tuple((s["seat"], s["bot"]) for s in state.get("seats", [])))
         if key != self._lobby_key:
             self._lobby_key = key
             old = self.lobby.children
-            self.lobby.children = self._lobby_widgets(room)
+            self.lobby.children = self._lobby_widgets(code)
             for widget in old:
                 close_widgets(widget)
-        self.start_button.description = (_("Start room {code}").format(code=room.code) if len(self.rooms) > 1
+        self.start_button.description = (_("Start room {code}").format(code=code) if len(self.room_codes) > 1
                                          else _("Start the game"))
-        self.start_button.layout.display = "none" if room.started else None
-        self.start_all.layout.display = None if len(self.rooms) > 1 and not all(r.started for r in self.rooms) \
-            else "none"
-        if room.started and room.code not in self.screens:
-            screen = self.screens[room.code] = GameScreen(
-                TableSource(room.table, screen_clock=self.clock, roles=room.roles,
-                            note=_("room {code}").format(code=room.code)),
-                room.game_map, None, start_button=False, language=self.language)
-            game = room.table.game
-            controls = self.controls[room.code] = TeacherControls(
-                room.table, {p.seat: p.name for p in game.players if p.seat not in room.table.bots}, run=room.run,
-                language=self.language)
-            controls.attach(screen)
-            if room.journal is not None:
-                controls.show_journal(str(room.journal.path.resolve()))
-            room.table.on_change(lambda _events, c=controls: self.clock.call_soon_threadsafe(
-                lambda: self._guarded(c.refresh)))  # the table's thread hands the redraw to the kernel's loop
-        screen = self.screens.get(room.code)
+        self.start_button.layout.display = "none" if started or not state else None
+        self.start_all.layout.display = None if len(self.room_codes) > 1 and not all(
+            self._state(c).get("started") for c in self.room_codes) else "none"
+        if started and code not in self.screens and self.client.views.get(code) is not None \
+                and code in self.client.maps:
+            self._open_projector(code, state)
+        screen = self.screens.get(code)
         self.game.children = [screen.widget] if screen is not None else []
-        entries = list(self.host.log)[-8:]
-        self.refused.value = "" if not self.host.refused else (
-            f'<details class="tnb-note"><summary>{escape(_("Refused messages: {n}").format(n=self.host.refused))}'
+        if code in self.controls:
+            self.controls[code].refresh()
+        refused = state.get("refused", 0)
+        self.refused.value = "" if not refused else (
+            f'<details class="tnb-note"><summary>{escape(_("Refused messages: {n}").format(n=refused))}'
             "</summary>"
-            + "".join(f"<div>{escape(e.room)} · {escape(e.who)}: {escape(e.text)}</div>" for e in entries)
+            + "".join(f"<div>{escape(code)} · {escape(e['who'])}: {escape(e['text'])}</div>"
+                      for e in state.get("log", []))
             + "</details>")
 
+    def _open_projector(self, code: str, state: dict) -> None:
+        screen = self.screens[code] = GameScreen(ProjectorSource(self.client, code, self.clock),
+                                                 self.client.maps[code], None, start_button=False,
+                                                 language=self.language)
+        names = {p.seat: p.name for p in self.client.views[code].players}
+        controls = self.controls[code] = TeacherControls(
+            RoomTarget(self.client, code), {s: names[s] for s in state.get("humans", []) if s in names},
+            language=self.language)
+        controls.attach(screen)
+        if state.get("journal"):
+            controls.show_journal(state["journal"])
+        self.client.on_change(lambda changed, c=controls: self.clock.call_soon_threadsafe(
+            lambda: self._guarded(c.refresh)) if changed == code else None)
+
     def _codes_html(self) -> str:
-        address = self.host.address
-        local, own_port = address in ("127.0.0.1", "::1", "localhost"), self.host.host_part is None
+        state = self._state(self.room_codes[0]) if self.room_codes else {}
+        address, port = state.get("address", "127.0.0.1"), state.get("port", 0)
+        local, own_port = address in ("127.0.0.1", "::1", "localhost"), bool(state.get("own_port"))
         if local and own_port:
             how = _("Open {notebook} on this computer's JupyterLab, port {port}, type the code and your name "
                     "(or run {command}).")
@@ -184,37 +220,41 @@ class HostScreen:
             how = _("Open {notebook} address {address}, port {port}, type the code and your name (or run {command}).")
         else:
             how = _("Open {notebook} address {address}, type the code and your name (or run {command}).")
-        codes = " ".join(f'<span class="tnb-code">{escape(r.code)}</span>' for r in self.rooms)
-        example = (f'join("{self.rooms[0].code}", name="…")' if local and not own_port
-                   else f'join("{self.rooms[0].code}", name="…", address="{_shown_address(address)}'
-                        f'{"" if self.host.host_part else ":" + str(self.host.port)}")')
+        room_codes = " ".join(f'<span class="tnb-code">{escape(c)}</span>' for c in self.room_codes)
+        first = self.room_codes[0] if self.room_codes else "…"
+        example = (f'join("{first}", name="…")' if local and not own_port
+                   else f'join("{first}", name="…", address="{_shown_address(address)}'
+                        f'{":" + str(port) if own_port else ""}")')
         how = escape(how).format(notebook="<b>join.ipynb</b>", address=escape(_shown_address(address)),
-                                 port=self.host.port, command=f"<code>{escape(example)}</code>")
-        return (f'<div class="tnb-title">{escape(_("Join the game: {codes}")).format(codes=codes)}</div>'
+                                 port=port, command=f"<code>{escape(example)}</code>")
+        return (f'<div class="tnb-title">{escape(_("Join the game: {codes}")).format(codes=room_codes)}</div>'
                 f'<div style="font-size:20px">{how}</div>')
 
     def _overview_html(self) -> str:
         rows = []
-        for room in self.rooms:
-            v = room.view(None)
-            if v is None:
-                people = sum(1 for m in room.members() if m.seat is not None)
-                state, scores = ngettext("lobby · {n} seated", "lobby · {n} seated", people).format(n=people), ""
+        for code in self.room_codes:
+            state, v = self._state(code), self.client.views.get(code)
+            if v is None or not state.get("started"):
+                people = sum(1 for p in self._people(code) if p["seat"] is not None)
+                state_text, scores = ngettext("lobby · {n} seated", "lobby · {n} seated", people).format(n=people), ""
             else:
-                state = _("over") if v.is_over else words.phase_label(v.phase_name)
+                state_text = _("over") if v.is_over else words.phase_label(v.phase_name)
                 scores = " · ".join(f"{escape(p.name)} {p.score}" for p in v.players)
-            rows.append(f"<tr><td><b>{escape(room.code)}</b></td><td>{escape(state)}</td><td>{scores}</td></tr>")
+            rows.append(f"<tr><td><b>{escape(code)}</b></td><td>{escape(state_text)}</td><td>{scores}</td></tr>")
         return f'<table class="tnb-scores" style="font-size:18px">{"".join(rows)}</table>'
 
-    def _lobby_widgets(self, room: Room) -> list[w.Widget]:
-        options = [(_("watch"), WATCH)] + [(_("seat {n}").format(n=s + 1), s) for s in range(room.record.seats)] + \
+    def _lobby_widgets(self, code: str) -> list[w.Widget]:
+        state = self._state(code)
+        seats_count, started = int(state.get("seats_count", 0)), bool(state.get("started"))
+        options = [(_("watch"), WATCH)] + [(_("seat {n}").format(n=s + 1), s) for s in range(seats_count)] + \
             [(_("remove from the room"), REMOVE)]
         rows: list[w.Widget] = []
-        for seat in range(room.record.seats):
-            members = [m for m in room.members() if m.seat == seat]
-            bot = room.record.bots.get(seat)
-            who = ", ".join(m.name if room.connected(m.name) else _("{name} (offline)").format(name=m.name)
-                            for m in members)
+        people = self._people(code)
+        for seat_state in state.get("seats", []):
+            seat, bot = seat_state["seat"], seat_state["bot"]
+            members = [p for p in people if p["seat"] == seat]
+            who = ", ".join(p["name"] if p["connected"] else _("{name} (offline)").format(name=p["name"])
+                            for p in members)
             if who and bot:
                 text = _("{seat}: {who} · bot plays now ({skill})")
             elif who:
@@ -227,32 +267,33 @@ class HostScreen:
                                        skill=escape(skill_name(bot)) if bot else "")
             label = w.HTML(f'<span style="font-size:18px">{text}</span>', layout={"width": "520px"})
             controls: list[w.Widget] = [label]
-            if not room.started and not members:
+            if not started and not members:
                 skill = w.Dropdown(options=[(_("medium bot"), "medium"), (_("easy bot"), "easy"),
                                             (_("hard bot"), "hard")],
                                    value=bot or "medium", layout={"width": "140px"})
-                skill.observe(lambda change, s=seat: self._guarded(room.set_bot, s, change["new"]), "value")
+                skill.observe(lambda change, s=seat: self._guarded(self._command, "set_bot", code, seat=s,
+                                                                   skill=change["new"]), "value")
                 controls.append(skill)
-            elif room.started and members:
+            elif started and members:
                 if bot:
                     back = w.Button(description=_("Hand back"), layout={"width": "140px"})
-                    back.on_click(lambda _, s=seat: self._guarded(room.hand_back, s))
+                    back.on_click(lambda _, s=seat: self._guarded(self._command, "hand_back", code, seat=s))
                     controls.append(back)
                 else:
                     hand = w.Button(description=_("Bot plays it"), layout={"width": "140px"},
                                     tooltip=_("A silent seat: a medium bot plays it until you hand it back"))
-                    hand.on_click(lambda _, s=seat: self._guarded(room.hand_to_bot, s, "medium"))
+                    hand.on_click(lambda _, s=seat: self._guarded(self._command, "hand_to_bot", code, seat=s,
+                                                                  skill="medium"))
                     controls.append(hand)
             rows.append(w.HBox(controls, layout={"align_items": "center"}))
-        members = room.members()
-        if members:
+        if people:
             chooser_rows = []
-            for m in members:
-                pick = w.Dropdown(options=options, value=WATCH if m.seat is None else m.seat,
-                                  description=m.name[:20], layout={"width": "260px"},
+            for p in people:
+                pick = w.Dropdown(options=options, value=WATCH if p["seat"] is None else p["seat"],
+                                  description=p["name"][:20], layout={"width": "260px"},
                                   style={"description_width": "120px"})
-                pick.observe(lambda change, name=m.name: self._guarded(self._seat_chosen, room, name, change["new"]),
-                             "value")
+                pick.observe(lambda change, name=p["name"]: self._guarded(self._seat_chosen, code, name,
+                                                                          change["new"]), "value")
                 chooser_rows.append(pick)
             rows.append(w.HTML('<div class="tnb-note">{}</div>'.format(escape(
                 _('Move a student to another seat (two in one seat play it as a team), or to "watch":')))))
@@ -264,21 +305,27 @@ class HostScreen:
 
     # ------------------------------------------------------------------ actions
 
-    def _seat_chosen(self, room: Room, name: str, choice: object) -> None:
+    def _command(self, op: str, code: str, **args: Any) -> Any:
+        """A teacher's command on room ``code``; the screen follows at once."""
+        result = self.client.command(op, code, **args)
+        self._refresh()
+        return result
+
+    def _seat_chosen(self, code: str, name: str, choice: object) -> None:
         if choice == REMOVE:
-            room.remove(name)
+            self._command("remove", code, name=name)
         else:
-            room.assign(name, None if choice == WATCH else choice)
+            self._command("assign", code, name=name, seat=None if choice == WATCH else choice)
 
     def _show_room(self, code: str) -> None:
-        self.shown = next(r for r in self.rooms if r.code == code)
+        self.shown = code
         self._lobby_key = None
         self._refresh()
 
-    def _start(self, room: Room) -> None:
+    def _start(self, code: str) -> None:
         try:
-            room.start()
-        except ValueError as refused:
+            self.client.command("start", code)
+        except RoomRefused as refused:
             self._say(str(refused), warn=True)
             return
         self._say("")
@@ -286,9 +333,9 @@ class HostScreen:
         self._refresh()
 
     def _start_every_room(self) -> None:
-        for room in self.rooms:
-            if not room.started and any(m.seat is not None for m in room.members()):
-                room.start()
+        for code in self.room_codes:
+            if not self._state(code).get("started") and any(p["seat"] is not None for p in self._people(code)):
+                self.client.command("start", code)
         self._lobby_key = None
         self._refresh()
 
@@ -297,29 +344,32 @@ class HostScreen:
         self.message.value = f'<div class="tnb-message" style="font-size:18px"><span class="{css}">' \
                              f'{escape(text)}</span></div>' if text else ""
 
-    def _guarded(self, fn: Any, *args: Any) -> None:
+    def _guarded(self, fn: Any, *args: Any, **kwargs: Any) -> None:
         if self._closed:
             return
         with speaking(self.language):
-            self._run_guarded(fn, *args)
+            self._run_guarded(fn, *args, **kwargs)
 
-    def _run_guarded(self, fn: Any, *args: Any) -> None:
+    def _run_guarded(self, fn: Any, *args: Any, **kwargs: Any) -> None:
         try:
-            fn(*args)
-        except (ValueError, KeyError) as refused:
+            fn(*args, **kwargs)
+        except (ValueError, KeyError, RoomRefused) as refused:
             self._say(str(refused).strip("'\""), warn=True)
         except Exception as error:  # noqa: BLE001 - the teacher's screen must survive any fault
             self._say(_("Something went wrong ({error}). The rooms go on.")
                       .format(error=f"{type(error).__name__}: {error}"), warn=True)
 
     def close(self) -> None:
-        """Close every room (students are told), the host and the widgets."""
+        """Close the screen; a host running in this kernel closes with it
+        (students are told); a host elsewhere keeps its rooms."""
         self._closed = True
         for screen in self.screens.values():
             screen.close()
         for controls in self.controls.values():
             controls.close()
-        self.host.close()
+        self.client.close()
+        if self._own_host is not None:
+            self._own_host.close()
         close_widgets(self.widget)
 
 
@@ -372,14 +422,60 @@ def host(rules: str = "conquiztador", map: Any = "hungary", bank: Any = "general
         set_language(language)  # before the port is taken: a wrong code leaves nothing open
     room_host = RoomHost(address, port)
     try:
-        opened = [room_host.open_room(rules, map, bank, seed=None if seed is None else seed + i, pace=pace)
+        opened = [room_host.open_room(rules, map, bank, seed=None if seed is None else seed + i, pace=pace,
+                                      language=current_language())
                   for i in range(rooms)]
         for room in opened:
             room.journal_path = new_journal_path(f"room-{room.code}") if journal else None
     except BaseException:
         room_host.close()
         raise
-    screen = HostScreen(room_host, opened, language=opened[0].language)
+    try:
+        screen = HostScreen(room_host, opened, language=opened[0].language)
+    except BaseException:
+        room_host.close()
+        raise
+    shown_by_cell(screen)
+    return screen
+
+
+def teach(url: str, key: str | None = None, rules: str = "conquiztador", map: Any = "hungary",
+          bank: Any = "general_knowledge_en", rooms: int = 1, language: str | None = None,
+          pace: float | None = None) -> HostScreen:
+    """The teacher's screen of a room host running elsewhere: a
+    ``triviador-nb host`` process, or a JupyterHub service. The same screen
+    as :func:`host`; the rooms are opened on that host (a bank or map file
+    of this kernel is sent to it, never to a student); the teacher's rooms
+    already open there are shown too.
+
+    Args:
+        url: the host's address (``"ws://10.0.0.5:41532"``; under
+            JupyterHub ``"wss://hub.example/services/triviador/"``).
+        key: the host's teacher key (``triviador-nb host`` prints it); None
+            under JupyterHub, where this kernel's hub token says who you are.
+        rules, map, bank, language, pace: of the new rooms, as for :func:`host`.
+        rooms: how many new rooms to open (0: only show the open ones).
+
+    Raises:
+        RoomRefused: the host cannot be reached, refuses the key or the hub
+            identity, or refuses the rules, map or bank (the reason says
+            which file, row and column).
+        LanguageError: no catalogue for ``language``.
+    """
+    import os
+
+    if type(rooms) is not int or not 0 <= rooms <= 50:
+        raise ValueError(f"rooms is a number of rooms from 0 to 50, not {rooms!r}")
+    if language is not None:
+        set_language(language)
+    client = TeacherClient(url, key=key, hub_token=None if key is not None else os.environ.get("JUPYTERHUB_API_TOKEN"))
+    try:
+        for _i in range(rooms):
+            client.open_room(rules, map, bank, language=language or current_language(), pace=pace)
+        screen = HostScreen(client, None, language=language)
+    except BaseException:
+        client.close()
+        raise
     shown_by_cell(screen)
     return screen
 
@@ -413,14 +509,18 @@ def resume_rooms(paths: Sequence[str | Path], map: Any = None, bank: Any = None)
             rule_set = find_rule_set(setup["rules"])
             game_map = resolve_map(map if map is not None else _given(setup["map"], "map"), players=rule_set.players)
             question_bank = resolve_bank(bank if bank is not None else _given(setup["bank"], "bank"))
-            rooms.append(room_host.resume_room(content, path, game_map, question_bank))
+            rooms.append(room_host.resume_room(content, path, game_map, question_bank, current_language()))
     except (KeyError, TypeError, AttributeError) as error:  # a damaged or forged setup
         room_host.close()
         raise JournalError(f"a room journal's setup is damaged ({type(error).__name__} {error})") from None
     except BaseException:
         room_host.close()
         raise
-    screen = HostScreen(room_host, rooms, language=language_here(rooms[0].language))
+    try:
+        screen = HostScreen(room_host, rooms, language=language_here(rooms[0].language))
+    except BaseException:
+        room_host.close()
+        raise
     problems = [p for c in contents for p in c.problems]
     with speaking(screen.language):
         text = ngettext("Resumed {n} room: the games are paused. Students run their join cell again; press Resume "

@@ -1,0 +1,162 @@
+"""Where a remote game screen's views come from: a student's room
+connection (:class:`RemoteSource`) and a teacher's projector of a room
+(:class:`ProjectorSource`). Both are sources of the one
+game screen (:class:`~.screen.GameScreen`); the words are made here, on the
+screen, from the connection's codes.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from ..classroom import Ack, Clock, Timer
+from ..engine import Action
+from ..engine.view import View
+from ..i18n import N_, _
+from ..rooms.client import RoomClient
+from ..rooms.teacher_client import TeacherClient
+
+#: A room connection's notice (:attr:`RoomClient.notice`) -> what the student reads.
+NOTICES = {"reconnecting": N_("Connection lost: reconnecting…"),
+           "gone": N_("The room cannot be reached any more. Run the join cell again to try."),
+           "room_closed": N_("The room closed.")}
+
+
+def notice_text(client: RoomClient) -> str:
+    """The connection's latest notice in the language in use: its own
+    (reconnecting, gone, unreadable), or the host's sentence for a refusal."""
+    notice = client.notice or ""
+    if notice.startswith("unreadable:"):
+        return _("The room sent something this screen cannot read ({error}).").format(
+            error=notice.split(":", 1)[1])
+    if notice in NOTICES and not (notice == "room_closed" and client.message):
+        return _(NOTICES[notice])
+    return client.message
+
+
+class RemoteSource:
+    """A room client as the source of the game screen.
+
+    Args:
+        client: the connection.
+        screen_clock: the loop the screen lives on (the student kernel's).
+    """
+
+    can_restart = False
+
+    def __init__(self, client: RoomClient, screen_clock: Clock):
+        self.client, self.clock = client, screen_clock
+
+    started = property(lambda self: self.client.view is not None and self.client.view.started)
+    paused = property(lambda self: self.client.view is not None and self.client.view.paused)
+    held = property(lambda self: self.client.held)
+    stopped = property(lambda self: self.client.status in ("closed", "refused"))
+    state_id = property(lambda self: self.client.view.state_id if self.client.view is not None else "")
+
+    def view(self, seat: int | None) -> View:
+        return self.client.view
+
+    def submit(self, seat: int, intent: Action, state_id: str | None = None) -> Ack:
+        return self.client.submit(intent, state_id)
+
+    def on_change(self, listener: Callable[[], None]) -> None:
+        self.client.on_change(lambda: self.clock.call_soon_threadsafe(listener))
+
+    def time_left(self) -> float:
+        v = self.client.view
+        if v is None:
+            return 0.0
+        if v.paused:
+            return v.time_left_s
+        return max(0.0, v.time_left_s - (time.monotonic() - self.client.view_at))
+
+    def call_later(self, delay_s: float, callback: Callable[[], None]) -> Timer:
+        return self.clock.call_later(delay_s, callback)
+
+    def roles(self) -> dict[int, str]:
+        return dict(self.client.roles)
+
+    def title_note(self) -> str:
+        return _("room {code}").format(code=self.client.code)  # the same words as the teacher's projector
+
+    def report_html(self) -> str:
+        return ""
+
+    def take_fault(self) -> str:
+        return ""
+
+    def start(self) -> None:
+        pass
+
+    def recover(self) -> None:
+        pass
+
+    def restart(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
+class ProjectorSource:
+    """A room's projector view, as the teacher's connection keeps it, as the
+    source of the one game screen (seat None: it never submits)."""
+
+    can_restart = False
+
+    def __init__(self, client: TeacherClient, code: str, screen_clock: Clock):
+        self.client, self.code, self.clock = client, code, screen_clock
+
+    def _view(self) -> View | None:
+        return self.client.views.get(self.code)
+
+    started = property(lambda self: self._view() is not None and self._view().started)
+    paused = property(lambda self: self._view() is not None and self._view().paused)
+    held = property(lambda self: self.client.held.get(self.code, False))
+    stopped = property(lambda self: self.client.status == "closed" or self.code not in self.client.codes)
+    state_id = property(lambda self: self._view().state_id if self._view() is not None else "")
+
+    def view(self, seat: int | None) -> View:
+        return self._view()
+
+    def submit(self, seat: int, intent: Action, state_id: str | None = None) -> Ack:
+        return Ack("rejected", "not_your_seat", "the projector plays no seat")
+
+    def on_change(self, listener: Callable[[], None]) -> None:
+        self.client.on_change(lambda code: self.clock.call_soon_threadsafe(listener) if code == self.code else None)
+
+    def time_left(self) -> float:
+        v = self._view()
+        if v is None:
+            return 0.0
+        if v.paused:
+            return v.time_left_s
+        return max(0.0, v.time_left_s - (time.monotonic() - self.client.view_at.get(self.code, time.monotonic())))
+
+    def call_later(self, delay_s: float, callback: Callable[[], None]) -> Timer:
+        return self.clock.call_later(delay_s, callback)
+
+    def roles(self) -> dict[int, dict]:
+        return dict(self.client.states.get(self.code, {}).get("roles", {}))
+
+    def title_note(self) -> str:
+        return _("room {code}").format(code=self.code)
+
+    def report_html(self) -> str:
+        return ""
+
+    def take_fault(self) -> str:
+        return ""
+
+    def start(self) -> None:
+        pass
+
+    def recover(self) -> None:
+        pass
+
+    def restart(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
