@@ -264,7 +264,9 @@ def test_the_same_teacher_screen_runs_a_lesson_on_a_host_in_another_process(tmp_
         controls.end_button.click()
         assert settle(tclock, condition=lambda: projector.view.is_over and anna.client.view.is_over)
         assert "The game was ended: the ranking stands." in controls.message.value
-        screen._command("play_again", first)  # (the projector's Play again)
+        assert settle(tclock, condition=lambda: screen.again_button.layout.display is None)
+        screen.again_button.click()  # the same room, code and seats
+        assert screen.again_button.layout.display == "none"
         assert settle(tclock, condition=lambda: not anna.client.view.is_over and anna.client.code == first)
         controls.report_folder = tmp_path
         controls.report_button.click()

@@ -128,10 +128,15 @@ class HostScreen:
                                           "display": "none" if len(self.room_codes) <= 1 else None},
                                   style={"font_size": "22px", "font_weight": "bold"})
         self.start_all.on_click(lambda _: self._guarded(self._start_every_room))
+        self.again_button = w.Button(description=_("Play again"), button_style="primary", icon="repeat",
+                                     layout={"width": "320px", "height": "56px", "display": "none"},
+                                     style={"font_size": "22px", "font_weight": "bold"})
+        self.again_button.on_click(lambda _: self._guarded(self._command, "play_again", self.shown))
         self.refused = w.HTML()
         self.game = w.VBox(layout={"width": "100%"})
         self.widget = w.VBox([w.HTML(CSS), self.codes, self.message, self.overview, self.choose, self.lobby,
-                              w.HBox([self.start_button, self.start_all]), self.game, self.refused],
+                              w.HBox([self.start_button, self.start_all, self.again_button]), self.game,
+                              self.refused],
                              layout={"width": "100%"})
         self.widget.add_class("tnb-root")
         self._refresh_due = False
@@ -176,6 +181,7 @@ class HostScreen:
         self.start_button.description = (_("Start room {code}").format(code=code) if len(self.room_codes) > 1
                                          else _("Start the game"))
         self.start_button.layout.display = "none" if started or not state else None
+        self.again_button.layout.display = None if state.get("over") else "none"  # the same room, code and seats
         self.start_all.layout.display = None if len(self.room_codes) > 1 and not all(
             self._state(c).get("started") for c in self.room_codes) else "none"
         if started and code not in self.screens and self.client.views.get(code) is not None \
