@@ -54,15 +54,18 @@ def po_file_error(path: Path, error: PoFileError) -> LanguageError:
 
 
 def has_messages(path: Path) -> bool:
-    """False for a file with no ``msgstr`` at all (an empty file is no
-    language); cheap: only a small file is read."""
+    """False for a file with nothing but blanks and ``#`` comments in it (an
+    empty file is no language; a broken one is, and says why when chosen).
+    Cheap: only a small file is read."""
     try:
         if path.stat().st_size > 4096:
             return True
         data = path.read_bytes()
     except OSError:
         return False
-    return b"msgstr" in data or b"m\x00s\x00g\x00s\x00t\x00r" in data  # UTF-8, or UTF-16
+    utf16 = data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+    text = data.decode("utf-16" if utf16 else "utf-8", "replace").lstrip("\ufeff")
+    return any(line.strip() and not line.lstrip().startswith("#") for line in text.splitlines())
 
 
 def read_catalogue(path: Path, locale: str | None) -> tuple[Catalog, list[str], list[str]]:
