@@ -187,9 +187,11 @@ def resume(path: str | Path | Sequence[str | Path], map: str | Path | GameMap | 
 
 def language_bank(bank: str, code: str) -> str | None:
     """The built-in bank in language ``code`` to put in place of ``bank``
-    when the form's language changes: only when ``bank`` is a built-in bank
-    of another language (``general_knowledge_en`` -> ``hungarian_hu``); a
-    teacher's own files are never replaced. None: keep ``bank``."""
+    (when the form's language changes, and for :func:`play` given no bank):
+    only when ``bank`` is a built-in bank of another language
+    (``general_knowledge_en`` -> ``hungarian_hu``; ``pt_BR`` looks for a
+    ``_pt`` bank); a teacher's own files are never replaced. None: keep
+    ``bank``."""
     names = builtin_bank_names()
     language = code.split("_")[0].split("@")[0]  # pt_BR: the Portuguese bank
     if bank not in names or bank.endswith(f"_{language}"):
