@@ -9,7 +9,8 @@ import time
 
 os.environ.setdefault("TRIVIADOR_NB_HOME", tempfile.mkdtemp())  # no teacher's files: the project's catalogues
 
-from triviador_nb.i18n import _, _compile, catalogue_path, speaking, translation  # noqa: E402
+from triviador_nb.i18n import _, catalogue_path, speaking, translation  # noqa: E402
+from triviador_nb.i18n.reading import compile_catalogue  # noqa: E402
 
 
 def main() -> None:
@@ -17,7 +18,7 @@ def main() -> None:
         path = catalogue_path(code)
         start = time.perf_counter()
         for _i in range(20):
-            _compile(code, path)
+            compile_catalogue(path, code)
         print(f"{code}.po ({path.stat().st_size // 1024} KB): read and compiled in "
               f"{(time.perf_counter() - start) / 20 * 1000:.1f} ms")
     translation("hu")
@@ -28,6 +29,12 @@ def main() -> None:
             _("Pause")
         per = (time.perf_counter() - start) / n * 1e6
     print(f"a sentence looked up in hu: {per:.2f} µs")
+    start = time.perf_counter()
+    for _i in range(2000):
+        with speaking("hu"):
+            pass
+    print(f"speaking('hu') entered (the language's file found by its code): "
+          f"{(time.perf_counter() - start) / 2000 * 1000:.2f} ms")
 
 
 if __name__ == "__main__":

@@ -363,3 +363,22 @@ def test_shipped_bank_loads_cleanly() -> None:
     assert len(bank.choice) >= 80
     assert len(bank.guess) >= 60
     assert [q.id for q in bank.guess if not q.source] == []
+
+
+def test_control_characters_in_a_bank_are_replaced_with_a_warning_naming_file_row_and_column(tmp_path):
+    """Issue 25: a Word line break (\\x0b) and ESC were accepted silently, then broke Save report."""
+    path = tmp_path / "pasted.csv"
+    path.write_text("type,question,answer,wrong_1,wrong_2,wrong_3\n"
+                    "guess,How many counties\x0bhas Hungary?,19,,,\n"
+                    "choice,Capital\x1b of Hungary?,Budapest,Pest,Buda\x07,Szeged\n"
+                    "guess,Year of the revolution?,1848,,,\n"
+                    "choice,Second?,A,B,C,D\n", encoding="utf-8")
+    bank = load_bank(path)
+    said = "a line or page break by a space, the others removed; they show as nothing and a spreadsheet cannot hold them"
+    assert list(bank.warnings) == [
+        f"{path}:2:question: warning: control characters replaced (U+000B (a line break from Word)): {said}",
+        f"{path}:3:question: warning: control characters replaced (U+001B (ESC)): {said}",
+        f"{path}:3:wrong_2: warning: control characters replaced (U+0007): {said}",
+    ]
+    assert [q.text for q in bank.guess][0] == "How many counties has Hungary?"
+    assert bank.choice[0].text == "Capital of Hungary?" and bank.choice[0].wrong == ("Pest", "Buda", "Szeged")

@@ -75,3 +75,11 @@ def test_row_labels_and_repeated_column_names_are_made_inert_too(tmp_path):
     assert table.to_csv().splitlines()[1] == "'=1+1,1"
     twice = SafeTable([["=x", "=y"]], columns=["a", "a"])
     assert twice.to_csv(index=False).splitlines() == ["a,a", "'=x,'=y"]
+
+
+def test_control_characters_are_written_as_the_symbols_unicode_draws_for_them():
+    """Issue 25: xlsx cannot hold them (openpyxl refused the workbook); tab, line feed and CR stay."""
+    from triviador_nb.exports import visible
+    assert visible("Fox\x0bes\x00 \x1b[31m\x7f") == "Fox␋es␀ ␛[31m␡"
+    assert visible("two\nlines\tand\r") == "two\nlines\tand\r"
+    assert inert("\x0b=1") == "␋=1" and inert("=\x00") == "'=␀"

@@ -306,3 +306,136 @@ def test_a_journal_resumed_in_another_kernel_is_written_by_that_kernel_only(tmp_
     assert not new.lost and path.stat().st_size > size
     assert read_journal(path).problems == []
     assert [g["record"] for g in read_journal(path).games] == [[str(e) for e in again.game.record]]
+
+
+# ---------------------------------------------------------------- damaged and forged journals (issue 25)
+
+def played_journal(tmp_path, **settings):
+    """A bot game of ``play()`` written to ``tmp_path/lesson.journal`` and moved 10 s in: (path, lines)."""
+    from triviador_nb.classroom import ManualClock
+    from triviador_nb.ui import play
+
+    clock = ManualClock()
+    path = tmp_path / "lesson.journal"
+    app = play(seed=3, journal=path, clock=clock, you=None, pace=0.2, **settings)
+    app.start()
+    clock.advance(10)
+    app.close()
+    return path, [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+
+
+def rewritten(path, lines):
+    path.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
+    return path
+
+
+def test_a_journal_with_a_forged_rule_set_is_refused_on_resume(tmp_path):
+    """Issue 25: base_value 999999 resumed silently with scores of a million."""
+    from triviador_nb.classroom import ManualClock
+    from triviador_nb.ui import resume
+
+    path, lines = played_journal(tmp_path)
+    lines[1]["game"]["rules"]["base_value"] = 999999
+    with pytest.raises(JournalError) as error:
+        resume(rewritten(path, lines), clock=ManualClock())
+    assert str(error.value) == ("game 1 of the journal was not played by the rule set it names: 'conquiztador' with "
+                                "base_value 999999 instead of 1000; a journal edited by hand cannot be resumed "
+                                "(start a new game)")
+    lines[1]["game"]["rules"]["base_value"] = 1000
+    lines[0]["setup"]["rules"] = "duel"
+    lines[0]["setup"]["bots"] = ["medium", "hard"]
+    with pytest.raises(JournalError, match="^game 1 of the journal was not played by the rule set it names: its "
+                                           "setup names 'duel', its game 'conquiztador';"):
+        resume(rewritten(path, lines), clock=ManualClock())
+
+
+def test_a_bank_list_holding_a_number_is_a_damaged_setup_not_a_type_error(tmp_path):
+    from triviador_nb.classroom import ManualClock
+    from triviador_nb.ui import play, resume
+
+    path, lines = played_journal(tmp_path)
+    lines[0]["setup"]["bank"] = ["general_knowledge_en", 5]
+    with pytest.raises(JournalError) as error:
+        resume(rewritten(path, lines), clock=ManualClock())
+    assert str(error.value) == ("lesson.journal: its setup is damaged (the bank list holds 5, which is no bank name "
+                                "or file), so the screen cannot be rebuilt from it")
+    with pytest.raises(ValueError) as error:
+        play(bank=["general_knowledge_en", 5], journal=False, clock=ManualClock())
+    assert str(error.value) == ("a question bank is a built-in name or a file, not 5 (int); give names and paths, "
+                                "e.g. ['general_knowledge_en', 'my_questions.csv']")
+
+
+@pytest.mark.parametrize("key, value, said", [
+    ("rules", 5, "rules 5 is no rule set's name"),
+    ("bots", ["superhard", "hard", "easy"], "bots ['superhard', 'hard', 'easy'] is not a list of skills (easy, medium, "
+                                            "hard)"),
+    ("pace", -1, "pace -1 is not a number above 0"),
+    ("categories", 5, "categories 5 is not a list of names"),
+    ("map", {"path": 5}, "map {'path': 5} names no map"),
+])
+def test_every_wrong_shape_of_a_setup_is_said_not_raised_as_another_error(tmp_path, key, value, said):
+    """Review: rules 5 raised AttributeError, unknown skills ValueError from the bots, categories 5 TypeError."""
+    from triviador_nb.classroom import ManualClock
+    from triviador_nb.ui import resume
+
+    path, lines = played_journal(tmp_path)
+    lines[0]["setup"][key] = value
+    with pytest.raises(JournalError) as error:
+        resume(rewritten(path, lines), clock=ManualClock())
+    assert str(error.value) == f"lesson.journal: its setup is damaged ({said}), so the screen cannot be rebuilt from it"
+
+
+def test_a_deleted_map_file_is_said_with_what_to_do(tmp_path):
+    import shutil
+
+    from triviador_nb.classroom import ManualClock
+    from triviador_nb.maps import builtin_map_path
+    from triviador_nb.ui import resume
+
+    own = tmp_path / "counties.geojson"
+    shutil.copy(builtin_map_path("hungary"), own)
+    path, _lines = played_journal(tmp_path, map=str(own))
+    own.unlink()
+    with pytest.raises(JournalError) as error:
+        resume(path, clock=ManualClock())
+    assert str(error.value) == (f"lesson.journal was played on the map file {own}, which cannot be read now (No "
+                                "such file or directory): put it back there, or give the map again: "
+                                "resume(path, map=...)")
+
+
+def test_a_stale_owner_file_beside_a_deleted_journal_does_not_stop_a_new_one(tmp_path):
+    """Issue 25: play(journal=...) refused ("resumed in another kernel") and left a 0-byte file."""
+    from triviador_nb.classroom import ManualClock
+    from triviador_nb.ui import play
+
+    path = tmp_path / "lesson.journal"
+    (tmp_path / "lesson.journal.owner").write_text("0123456789abcdef", encoding="ascii")  # its journal deleted
+    app = play(seed=3, journal=path, clock=ManualClock(), you=None)
+    assert app.journal.problem == "" and not app.journal.lost
+    assert json.loads(path.read_text(encoding="utf-8").splitlines()[0])["setup"]["rules"] == "conquiztador"
+    assert (tmp_path / "lesson.journal.owner").read_text(encoding="ascii") != "0123456789abcdef"
+    app.close()
+
+
+def test_a_new_journal_that_cannot_be_written_leaves_no_file(tmp_path, monkeypatch):
+    table, _clock = bot_table(RULE_SETS[0])
+    fsync_failing(monkeypatch, times=1)
+    path = tmp_path / "lesson.journal"
+    with pytest.raises(OSError, match="No space left on device"):
+        Journal(path, table, SETUP)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_play_in_a_language_brings_its_built_in_questions_and_keeps_a_bank_given(tmp_path):
+    """Issue 25: play(language="hu") asked the English questions, unlike the setup form."""
+    from triviador_nb.classroom import ManualClock
+    from triviador_nb.ui import play
+
+    hungarian = play(seed=3, language="hu", journal=tmp_path / "hu.journal", clock=ManualClock())
+    given = play(seed=3, language="hu", bank="geography_en", journal=tmp_path / "given.journal", clock=ManualClock())
+    english = play(seed=3, language="en", journal=tmp_path / "en.journal", clock=ManualClock())
+    banks = [json.loads((tmp_path / f"{n}.journal").read_text(encoding="utf-8").splitlines()[0])["setup"]["bank"]
+             for n in ("hu", "given", "en")]
+    assert banks == ["hungarian_hu", "geography_en", "general_knowledge_en"]
+    for app in (hungarian, given, english):
+        app.close()

@@ -164,3 +164,57 @@ def test_players_with_the_same_name_get_their_seat_in_the_score_columns(tmp_path
     assert len(written) == 5
     with pytest.raises(ValueError, match="^there is no game to chart"):
         Report([]).score_chart()
+
+
+# ---------------------------------------------------------------- control characters, all or nothing (issue 25)
+
+def test_control_characters_in_a_name_and_a_question_are_written_as_visible_symbols(tmp_path):
+    """Issue 25: a Word line break (\\x0b) in a team name made Save report fail half-way with openpyxl's
+    IllegalCharacterError, leaving a players-only xlsx and CSVs with raw NUL and ESC."""
+    game, asked = first_guess_game()
+    game.players[0].name = "Fox\x0bes\x00"
+    for event in game.events:
+        if event.kind == "answers":
+            event.data["question_text"] = "How\x1b many?"
+    written = Report([game]).export(tmp_path / "lesson")
+    book = openpyxl.load_workbook(written[0])
+    assert book["players"]["C2"].value == "Fox␋es␀"
+    assert book["answers"]["F2"].value == "How␛ many?"
+    assert "Fox␋es␀" in [c.value for c in book["scores"][1]]  # a column name too
+    text = "".join(p.read_text(encoding="utf-8") for p in written[1:])
+    assert "Fox␋es␀" in text and "How␛ many?" in text
+    assert not any(c in text for c in "\x00\x0b\x1b")
+
+
+def test_a_report_that_cannot_be_written_whole_leaves_no_file(tmp_path, monkeypatch):
+    import pandas as pd
+
+    game, _asked = first_guess_game()
+    real = pd.DataFrame.to_excel
+
+    def disk_full(self, writer, sheet_name, **kwargs):
+        if sheet_name == "questions":
+            raise OSError(28, "No space left on device")
+        return real(self, writer, sheet_name=sheet_name, **kwargs)
+
+    monkeypatch.setattr(pd.DataFrame, "to_excel", disk_full)
+    with pytest.raises(OSError, match="No space left on device"):
+        Report([game]).export(tmp_path / "lesson")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_second_report_in_the_same_second_gets_its_own_name(tmp_path):
+    """Issue 25: Save report clicked twice in one second overwrote the first report."""
+    game, _asked = first_guess_game()
+    first = Report([game]).export(tmp_path / "report-2026-12-03-101500")
+    game.players[0].name = "Later"
+    second = Report([game]).export(tmp_path / "report-2026-12-03-101500")
+    assert [p.name for p in second] == ["report-2026-12-03-101500-2.xlsx", "report-2026-12-03-101500-2-players.csv",
+                                        "report-2026-12-03-101500-2-answers.csv",
+                                        "report-2026-12-03-101500-2-questions.csv",
+                                        "report-2026-12-03-101500-2-scores.csv"]
+    assert openpyxl.load_workbook(first[0])["players"]["C2"].value != "Later"
+    assert openpyxl.load_workbook(second[0])["players"]["C2"].value == "Later"
+    (tmp_path / "lesson-scores.csv").write_text("someone else's file")  # any one of the five names taken
+    assert Report([game]).export(tmp_path / "lesson")[0].name == "lesson-2.xlsx"
+    assert (tmp_path / "lesson-scores.csv").read_text() == "someone else's file"

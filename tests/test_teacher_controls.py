@@ -457,3 +457,21 @@ def test_save_report_says_when_the_folder_cannot_be_written(tmp_path):
     app.controls.report_button.click()
     assert "The report could not be saved: Cannot save file into a non-existent directory" in app.controls.message.value
     assert app.controls.last_report == []
+
+
+def test_save_report_clicked_twice_in_one_second_keeps_both_reports(tmp_path, monkeypatch):
+    """Issue 25: the second click overwrote the first report (names are to the second)."""
+    import time
+
+    from triviador_nb.classroom import ManualClock
+    app = teams_app(ManualClock())
+    app.controls.report_folder = tmp_path
+    monkeypatch.setattr(time, "strftime", lambda form, *a: "report-2026-12-03-101500")
+    app.controls.report_button.click()
+    first = app.controls.last_report
+    app.controls.report_button.click()
+    second = app.controls.last_report
+    assert [p.name for p in (first[0], second[0])] == ["report-2026-12-03-101500.xlsx", "report-2026-12-03-101500-2.xlsx"]
+    assert len(list(tmp_path.iterdir())) == 10
+    assert app.controls.message.value.endswith(f"Report saved: report-2026-12-03-101500-2.xlsx and 4 CSV files in "
+                                               f"{tmp_path}</span>")

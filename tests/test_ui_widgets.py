@@ -584,4 +584,78 @@ def test_setup_form_resumes_a_game_saved_before_the_kernel_restarted(clock, toke
     assert again.game_box.children == (again.app.widget,)
     again.saved_choice.options = [("broken", str(again.app.journal.path.with_name("missing.journal")))]
     again.resume_button.click()
-    assert "No such file or directory" in again.error.value and again.app.game.to_dict() == before
+    assert "missing.journal is not there any more (moved or deleted since the list was made)" in again.error.value
+    assert again.app.game.to_dict() == before
+
+
+def saved_lesson(clock, **settings):
+    """A form's game played a little and the form closed, as before a kernel restart: the journal's path."""
+    from triviador_nb.ui import setup
+
+    form = setup(clock=clock, seed=42, **settings)
+    form.teams.value = "Foxes, Owls"
+    form.new_game.click()
+    form.app.start()
+    form.app.controls.entries[0].value = "1848"
+    path = form.app.journal.path
+    form.close()
+    return path
+
+
+def test_resume_says_why_a_saved_game_with_a_damaged_setup_cannot_come_back(clock, token_home):
+    """Issue 25: a journal whose setup had the wrong shape made the button do nothing (the error went to the log)."""
+    from triviador_nb.ui import setup
+
+    path = saved_lesson(clock)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["setup"]["humans"] = 5  # the form's list must still appear
+    header["setup"]["rules"] = 7
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    again = setup(clock=clock)
+    assert [label.endswith(" · 7 · bots only") for label, _path in again.saved_choice.options] == [True]
+    again.resume_button.click()
+    assert (f"{path.name}: its setup is damaged (rules 7 is no rule set&#x27;s name; humans 5 is not a list of "
+            "names), so the screen cannot be rebuilt from it") in again.error.value
+    again.close()
+
+
+def teachers_po(tmp_path, messages: str):
+    """``de.po`` with ``messages`` in token_home's languages folder: its path."""
+    languages = tmp_path / "home" / "languages"
+    languages.mkdir(parents=True, exist_ok=True)
+    (languages / "de.po").write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n' + messages,
+                                     "utf-8")
+    return languages / "de.po"
+
+
+def test_a_saved_game_in_a_language_broken_since_does_not_stop_the_form(clock, token_home, tmp_path):
+    """Issue 25: the newest saved game's language file cannot be read now: the form appears in English and says why."""
+    from triviador_nb.i18n import current_language
+    from triviador_nb.ui import setup
+
+    languages = teachers_po(tmp_path, 'msgid "Pause"\nmsgstr "Anhalten"\n').parent
+    saved_lesson(clock, language="de")
+    (languages / "de.po").write_text('msgid ""\nmsgstr ""\n\nmsgid "Pause"\nmsgstr "Anhalten"\nkaputt\n', "utf-8")
+    from triviador_nb.i18n import set_language
+    set_language("en")  # the kernel restarted
+    again = setup(clock=clock)
+    assert again.language == "en" and current_language() == "en"
+    assert ("The saved games&#x27; language (de) cannot be read now: de.po, line 6: Unknown or misformatted "
+            "keyword: &#x27;kaputt&#x27;") in again.error.value
+    again.close()
+
+
+def test_the_form_lists_what_a_language_file_left_out_when_it_is_chosen(clock, token_home, tmp_path):
+    from triviador_nb.ui import setup
+
+    teachers_po(tmp_path, 'msgid "Rule set"\nmsgstr "Regeln {x}"\n\nmsgid "Map"\nmsgstr "Karte"\n')
+    form = setup(clock=clock, seed=42)
+    form.language_choice.value = "de"
+    assert (form.rules.description, form.map.description) == ("Rule set", "Karte")
+    assert "1 note about the language file (messages left out show in English)" in form.error.value
+    assert ("de.po, line 6: the field {x}, but the English has none (write {{ or }} for a brace itself); left out, "
+            "the English shows there: &#x27;Rule set&#x27;") in form.error.value
+    form.new_game.click()  # the game starts in German, the notes not said again as a Python warning
+    assert form.app.language == "de", form.error.value
+    form.close()

@@ -12,6 +12,13 @@ a guess question's negative answer must stay a number.
 
 The project's own CSV reader takes the ``'`` off again (see
 :func:`restore`), so ``bank convert``'s output loads back unchanged.
+
+Control characters (a Word line break ``\x0b``, NUL, ESC...) are written as
+the symbol Unicode draws for them (:func:`visible`: ``␋``, ``␀``, ``␛``, from
+the Control Pictures block): xlsx cannot hold them at all (openpyxl refuses
+the whole workbook), and in a CSV they are invisible bytes that some
+programs stop at. Tab, line feed and carriage return are kept (a cell may
+hold lines; CSV quotes them).
 """
 
 from __future__ import annotations
@@ -27,15 +34,31 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 _PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
+CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+"""The control characters a spreadsheet cell must not hold: C0 but tab, line feed and carriage return; DEL."""
+
+
+def visible(text: str) -> str:
+    """``text`` with each :data:`CONTROL` character as its Control Pictures
+    symbol (U+2400 + its code; DEL is U+2421): ``visible("a\\x0bb") == "a␋b"``,
+    NUL is ``␀``, ESC ``␛``."""
+    if not CONTROL.search(text):
+        return text
+    return CONTROL.sub(lambda found: "\u2421" if found.group() == "\x7f" else chr(0x2400 + ord(found.group())), text)
+
 
 def inert(value: Any) -> Any:
-    """``value`` with a ``'`` before it when it is text a spreadsheet would run.
+    """``value`` with a ``'`` before it when it is text a spreadsheet would
+    run, and its control characters :func:`visible`.
 
     Only strings change; numbers, None and other values come back as they are.
     ``inert("=HYPERLINK(...)") == "'=HYPERLINK(...)"``, ``inert("-40") == "-40"``,
-    ``inert("\\t=1") == "'\\t=1"``.
+    ``inert("\\t=1") == "'\\t=1"``, ``inert("Fox\\x0bes") == "Fox␋es"``.
     """
-    if isinstance(value, str) and value.startswith(FORMULA_START) and not _PLAIN_NUMBER.fullmatch(value):
+    if not isinstance(value, str):
+        return value
+    value = visible(value)
+    if value.startswith(FORMULA_START) and not _PLAIN_NUMBER.fullmatch(value):
         return "'" + value
     return value
 

@@ -13,6 +13,8 @@ are in the language in use (:mod:`triviador_nb.i18n`).
 
 from __future__ import annotations
 
+import os
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import median
@@ -280,20 +282,59 @@ class Report:
         """Write the report in one call: ``<path>.xlsx`` with the sheets
         ``players``, ``answers``, ``questions`` and ``scores`` (the last game),
         and one CSV per table beside it (``<path>-players.csv``...); every
-        text cell inert (:mod:`triviador_nb.exports`). A suffix on ``path`` is
-        dropped. Returns the files written.
+        text cell inert, control characters shown as symbols
+        (:mod:`triviador_nb.exports`). A suffix on ``path`` is dropped.
+
+        All or nothing: every file is written under a temporary name first
+        and renamed once all are written, so a failure leaves no file and
+        no half-written one. Nothing is overwritten: when a file of that
+        name exists (Save report clicked twice in one second), the report is
+        written as ``<path>-2.xlsx``... (:func:`free_report_name`).
+
+        Returns:
+            The files written, the xlsx first.
 
         Raises:
-            OSError: a file cannot be written (e.g. the xlsx is open in Excel).
+            OSError: a file cannot be written (e.g. the disk is full); none
+                of the report's files is left.
         """
         base = Path(path)
         base = base.with_suffix("") if base.suffix.lower() in (".xlsx", ".csv") else base
         tables = {"players": self.players, "answers": self.answers, "questions": self.questions}
         if self.games:
             tables["scores"] = scores_table(self.games[-1])
-        written = [write_table(table, base.with_name(f"{base.name}-{name}.csv")) for name, table in tables.items()]
-        xlsx = base.with_name(base.name + ".xlsx")
-        with pd.ExcelWriter(xlsx, engine="openpyxl") as writer:
-            for name, table in tables.items():
-                table.to_excel(writer, sheet_name=name, index=False)
-        return [xlsx, *written]
+        base = free_report_name(base, list(tables))
+        finals = report_files(base, list(tables))
+        token = secrets.token_hex(4)
+        temps = [final.with_name(f".{final.stem}.{token}.part{final.suffix}") for final in finals]
+        done: list[Path] = []
+        try:
+            for temp, table in zip(temps[1:], tables.values()):
+                write_table(table, temp)
+            with pd.ExcelWriter(temps[0], engine="openpyxl") as writer:
+                for name, table in tables.items():
+                    table.to_excel(writer, sheet_name=name, index=False)
+            for temp, final in zip(temps, finals):
+                os.replace(temp, final)
+                done.append(final)
+        except BaseException:
+            for left in (*temps, *done):  # nothing half-written, and not some files without the others
+                left.unlink(missing_ok=True)
+            raise
+        return finals
+
+
+def report_files(base: Path, tables: Sequence[str]) -> list[Path]:
+    """The files :meth:`Report.export` writes for ``base``: ``<base>.xlsx``,
+    then ``<base>-<table>.csv`` for each table."""
+    return [base.with_name(base.name + ".xlsx"), *(base.with_name(f"{base.name}-{name}.csv") for name in tables)]
+
+
+def free_report_name(base: Path, tables: Sequence[str]) -> Path:
+    """``base``, or ``<base>-2``, ``<base>-3``... : the first whose files
+    (:func:`report_files`) are none of them there."""
+    candidate, n = base, 1
+    while any(path.exists() for path in report_files(candidate, tables)):
+        n += 1
+        candidate = base.with_name(f"{base.name}-{n}")
+    return candidate

@@ -251,9 +251,16 @@ def bank_files(bank: str | Path | Sequence[str | Path]) -> list[Path]:
     exist). A string that is no existing file is split at commas.
 
     Raises:
-        ValueError: nothing given, or a name without a suffix that is neither a file nor a built-in bank.
+        ValueError: nothing given, something that is no name or path (a
+            number in the list), or a name without a suffix that is neither
+            a file nor a built-in bank.
     """
-    given = [bank] if isinstance(bank, (str, os.PathLike)) else list(bank)
+    listed = isinstance(bank, Iterable) and not isinstance(bank, (str, bytes, dict, os.PathLike))
+    given = [bank] if isinstance(bank, (str, os.PathLike)) else list(bank) if listed else None
+    if given is None or not all(isinstance(item, (str, os.PathLike)) for item in given):
+        odd = bank if given is None else next(i for i in given if not isinstance(i, (str, os.PathLike)))
+        raise ValueError(f"a question bank is a built-in name or a file, not {odd!r} ({type(odd).__name__}); "
+                         "give names and paths, e.g. ['general_knowledge_en', 'my_questions.csv']")
     if not given:
         raise ValueError("no question bank files given")
     names: list[str | Path] = []

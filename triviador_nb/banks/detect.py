@@ -27,6 +27,7 @@ first line outside double quotes; the most frequent wins, ties in that order
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 DELIMITERS = (",", ";", "\t")
@@ -165,7 +166,9 @@ def _zip_kind(data: bytes) -> str | None:
 
 
 def nul_lines(text: str) -> list[int]:
-    """The numbers (from 1) of the lines of ``text`` holding a NUL character, as ``splitlines`` counts lines."""
+    """The numbers (from 1) of the lines of ``text`` holding a NUL character; lines end at a line feed,
+    a carriage return or both (not at the vertical tab or form feed ``splitlines`` would also end
+    them at: a Word line break is ``\\x0b`` inside a cell)."""
     if "\x00" not in text:
         return []
-    return [number for number, line in enumerate(text.splitlines(), start=1) if "\x00" in line]
+    return [number for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1) if "\x00" in line]

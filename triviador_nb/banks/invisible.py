@@ -6,6 +6,12 @@ differ: four answer buttons reading "Paris" may be four different options to
 the computer, and a guess answer ``18<U+200B>22`` is no number. Every cell
 holding one has them removed, with a warning naming them; the checks then
 see the text a player sees (so such options are reported as the same).
+
+Control characters (:data:`CONTROL`: a line break pasted from Word is
+``\x0b``, ESC, NUL in a workbook...) show as nothing on screen and break a
+report's spreadsheet: a line or page break becomes a space, the others are
+removed, each cell with a warning naming its file, row and column (the row
+is kept).
 """
 
 from __future__ import annotations
@@ -28,6 +34,14 @@ JOINERS = "\u200c\u200d"
 non-joiner): they are removed only at the ends of a cell or beside ASCII
 (``Par\u200dis``), where they do nothing but make texts differ."""
 
+CONTROL = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f"
+"""The control characters taken out of a cell (a regular-expression class): C0 but tab, line feed and
+carriage return; DEL."""
+_CONTROL = re.compile(f"[{CONTROL}]")
+_BREAKS = re.compile("[\x0b\x0c]")
+_CONTROL_NAMES = {"\x00": "NUL", "\x0b": "a line break from Word", "\x0c": "a page break", "\x1b": "ESC",
+                  "\x7f": "DEL"}
+
 _ALWAYS = "".join(c for c in INVISIBLE if c not in JOINERS)
 _FOUND = re.compile(f"[{_ALWAYS}]|(?:^|(?<=[\\x00-\\x7f]))[{JOINERS}]+|[{JOINERS}]+(?=[\\x00-\\x7f]|$)")
 
@@ -38,20 +52,45 @@ def invisible_names(text: str) -> str:
     return ", ".join(f"U+{ord(char):04X} {unicodedata.name(char)}" for char in found)
 
 
+def control_names(text: str) -> str:
+    """The control characters of ``text``, each once in order of appearance: ``U+000B (a line break from Word), ...``."""
+    found = dict.fromkeys(_CONTROL.findall(text))
+    return ", ".join(f"U+{ord(char):04X}" + (f" ({_CONTROL_NAMES[char]})" if char in _CONTROL_NAMES else "")
+                     for char in found)
+
+
+def _strip_control(file: str, column: str, cells: pd.Series, warnings: list[BankProblem]) -> pd.Series | None:
+    """``cells`` without control characters (a line or page break: a space), a warning per cell
+    changed; None when none holds one."""
+    if not _CONTROL.search("".join(cells.tolist())):
+        return None
+    has = cells.str.contains(_CONTROL)
+    for row, text in cells[has].items():
+        message = (f"control characters replaced ({control_names(text)}): a line or page break by a space, the "
+                   "others removed; they show as nothing and a spreadsheet cannot hold them")
+        warnings.append(BankProblem(file, int(row), column, message, "warning"))
+    return cells.str.replace(_BREAKS, " ", regex=True).str.replace(_CONTROL, "", regex=True)
+
+
 def strip_invisible(file: str, rows: pd.DataFrame,
                     columns: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame | None, list[BankProblem]]:
-    """``rows`` (indexed by row number, text cells) with :data:`INVISIBLE` removed from ``columns``.
+    """``rows`` (indexed by row number, text cells) with :data:`INVISIBLE` and :data:`CONTROL` characters
+    taken out of ``columns``.
 
     Returns:
-        ``(clean, before, warnings)``: the rows without invisible characters;
+        ``(clean, before, warnings)``: the rows without invisible and control characters;
         ``rows`` as given when any cell changed, else None; one warning per
         changed cell, by row then column. A column is searched at once (its
         cells joined), cell by cell only when it holds one.
     """
     changed: dict[str, pd.Series] = {}
-    warnings = []
+    warnings: list[BankProblem] = []
     for column in columns:
-        cells = rows[column]
+        cells = _strip_control(file, column, rows[column], warnings)
+        if cells is None:
+            cells = rows[column]
+        else:
+            changed[column] = cells.str.strip()
         if not _FOUND.search("".join(cells.tolist())):
             continue
         has = cells.str.contains(_FOUND)

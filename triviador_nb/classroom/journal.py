@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .._version import __version__
-from ..engine import Board, Game, QuestionBank
+from ..engine import Board, Game, QuestionBank, RuleSet, find_rule_set
 
 JOURNAL_FORMAT = 1
 
@@ -194,13 +194,15 @@ class Journal:
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._file = self.path.open("x", encoding="utf-8")
+            self._claim()  # before the first line: a stale .owner beside a journal deleted since is not ours
             game = table.game
-            self._write([{"journal": JOURNAL_FORMAT, "triviador_nb": __version__, "setup": setup,
-                          "map": {"name": game.board.name, "fingerprint": board_fingerprint(game.board)},
-                          "bank": {"fingerprint": bank_fingerprint(game.bank)}}])
-            for earlier in table.games:
-                self._write_game(earlier)
-            if self.problem:
+            written = self._write([{"journal": JOURNAL_FORMAT, "triviador_nb": __version__, "setup": setup,
+                                    "map": {"name": game.board.name, "fingerprint": board_fingerprint(game.board)},
+                                    "bank": {"fingerprint": bank_fingerprint(game.bank)}}])
+            written = written and all(self._write_game(earlier) for earlier in table.games)  # stops at a failure
+            if not written:
+                self.close()
+                self._unlink()  # a new journal that could not be written leaves no file behind
                 raise OSError(self.problem)
         self._claim()
         table.on_record(self._record_changed)
@@ -218,6 +220,13 @@ class Journal:
             os.replace(spare, self.owner_path)
         except OSError:
             pass  # a folder that takes no second file: the journal still works, unguarded
+
+    def _unlink(self) -> None:
+        for path in (self.path, self.owner_path):
+            try:
+                path.unlink()
+            except OSError:
+                pass  # already gone, or a folder that keeps it: nothing more to do
 
     def _still_owner(self) -> bool:
         try:
@@ -262,9 +271,11 @@ class Journal:
         record = header.pop("record")
         return [{"game": header}, *({"entry": line} for line in record)]
 
-    def _write_game(self, game: Game) -> None:
-        if self._write(self._game_lines(game)):
-            self._written = len(game.record)
+    def _write_game(self, game: Game) -> bool:
+        if not self._write(self._game_lines(game)):
+            return False
+        self._written = len(game.record)
+        return True
 
     def _write(self, lines: list[dict]) -> bool:
         """Append ``lines`` and flush them to disk; False (and :attr:`problem`
@@ -393,8 +404,10 @@ def rebuild_games(contents: JournalContents, board: Board, bank: QuestionBank) -
 
     Raises:
         JournalError: the map or the bank is not the one the journal was
-            written with, the journal holds no game, or a game does not
-            replay (a record line that is no legal action).
+            written with, the journal holds no game, a game does not
+            replay (a record line that is no legal action), or a game's rule
+            set is not the built-in one of its name and the setup's (a
+            forged ``base_value``: :func:`changed_rules`).
     """
     header = contents.header
     if header["map"]["fingerprint"] != board_fingerprint(board):
@@ -412,4 +425,31 @@ def rebuild_games(contents: JournalContents, board: Board, bank: QuestionBank) -
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:  # a damaged or forged line
             reason = f"{type(error).__name__} {error}" if not isinstance(error, ValueError) else str(error)
             raise JournalError(f"game {number} of the journal does not replay: {reason}") from None
+        changed = changed_rules(games[-1].rules, header["setup"].get("rules"))
+        if changed:
+            raise JournalError(f"game {number} of the journal was not played by the rule set it names: {changed}; "
+                               "a journal edited by hand cannot be resumed (start a new game)")
     return games
+
+
+def changed_rules(rules: RuleSet, named: object = None) -> str:
+    """How ``rules`` (a journal game's) differ from the built-in rule set of
+    their name, and from the setup's rule set ``named`` when it names one;
+    ``""`` when they are that rule set (the only rule sets a game is played
+    with: :func:`~triviador_nb.engine.find_rule_set`)."""
+    try:
+        builtin = find_rule_set(rules.name)
+    except ValueError:
+        return f"{rules.name!r} is no rule set of this version"
+    if isinstance(named, str):
+        try:
+            setup = find_rule_set(named)
+        except ValueError:
+            return f"its setup names {named!r}, which is no rule set of this version"
+        if setup.name != builtin.name:
+            return f"its setup names {setup.name!r}, its game {builtin.name!r}"
+    if rules == builtin:
+        return ""
+    given, real = rules.to_dict(), builtin.to_dict()
+    diffs = [f"{key} {given.get(key)!r} instead of {real[key]!r}" for key in real if given.get(key) != real[key]]
+    return f"{builtin.name!r} with " + ", ".join(diffs[:4]) + (f" and {len(diffs) - 4} more" if len(diffs) > 4 else "")

@@ -27,18 +27,18 @@ from __future__ import annotations
 
 import contextvars
 import gettext
-import io
 import os
 import threading
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
 from babel import Locale, UnknownLocaleError
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import PoFileError, read_po
+from babel.core import get_locale_identifier, parse_locale
 
-DOMAIN = "triviador_nb"
+from .reading import DOMAIN, LanguageError, compile_catalogue, has_messages, po_file_error  # noqa: F401 (re-exported)
+
 SOURCE = "en"  #: the language the code is written in
 LOCALES = Path(__file__).resolve().parent / "locales"
 TEMPLATE = LOCALES / f"{DOMAIN}.pot"
@@ -47,17 +47,16 @@ TEMPLATE = LOCALES / f"{DOMAIN}.pot"
 TERRITORY, MAP, RULE_SET = "territory", "map", "rule set"
 
 
-class LanguageError(ValueError):
-    """A language that is not there, or a ``.po`` file that cannot be read.
-
-    The message names the file and line (``"de.po, line 12: ..."``) or the
-    languages there are.
-    """
+class LanguageWarning(UserWarning):
+    """A teacher's ``.po`` file read with some of it left out or read anyway
+    (a message that would fail on screen, a byte-order mark...): one line
+    per thing, with file and line (:func:`language_notes`)."""
 
 
 _default = SOURCE
 _speaking: contextvars.ContextVar[str | None] = contextvars.ContextVar("triviador_nb_language", default=None)
-_loaded: dict[tuple[str, str | None], tuple[tuple[Path, int] | None, gettext.NullTranslations]] = {}
+_Loaded = tuple[tuple[Path, int] | None, gettext.NullTranslations, list[str]]
+_loaded: dict[tuple[str, str | None], _Loaded] = {}
 _lock = threading.Lock()
 
 
@@ -100,16 +99,31 @@ def babel_locale() -> str:
 def set_language(code: str) -> str:
     """Make ``code`` the kernel's language (the setup form's choice).
 
+    ``code`` is matched as Babel reads locales: ``"de-DE"``, ``"de_DE"``
+    and ``"de-de"`` find ``de_DE.po`` or ``de-DE.po``, ``"pt-br"`` finds
+    ``pt_BR.po`` or ``pt-br.po``, ``"DE"`` finds ``de.po`` or ``DE.po``; a
+    regional code finds its language's file when it has none of its own
+    (``"de_AT"`` -> ``de.po``), and a language the one regional file of it
+    (``"de"`` -> ``de-DE.po``).
+
     Returns:
-        The code, normalised (``"HU"`` -> ``"hu"``).
+        The code as :func:`languages` lists it (``"HU"`` -> ``"hu"``,
+        ``"pt-br"`` -> ``"pt_BR"``).
 
     Raises:
         LanguageError: no catalogue for ``code`` (the message lists the
-            languages there are), or its file cannot be read.
+            languages there are), or its file cannot be read at all.
+
+    Warns:
+        LanguageWarning: the file was read with messages left out or
+            something read anyway (:func:`language_notes`, one per line).
     """
     global _default
     code = _known(code)
     translation(code, fresh=True)  # a broken file is reported now, not in the middle of a game
+    notes = language_notes(code)
+    if notes:
+        warnings.warn(LanguageWarning("\n".join(notes)), stacklevel=2)
     _default = code
     return code
 
@@ -131,23 +145,50 @@ def user_languages_dir() -> Path:
     return (Path(home) if home else Path.home() / ".triviador_nb") / "languages"
 
 
+def normal_code(code: str) -> str:
+    """``code`` as Babel writes a locale: ``"DE"`` -> ``"de"``, ``"de-DE"``
+    and ``"de_de"`` -> ``"de_DE"``, ``"pt-br"`` -> ``"pt_BR"``.
+
+    Raises:
+        ValueError: not a locale code (its language is 2 or 3 letters).
+    """
+    parts = parse_locale(code.strip().replace("-", "_"))
+    if not (parts[0].isascii() and parts[0].isalpha() and 2 <= len(parts[0]) <= 3):
+        raise ValueError(f"{code!r} is not a language code")
+    return get_locale_identifier(parts)
+
+
+def _catalogue_files() -> dict[str, Path]:
+    """Every language's ``.po`` file, by :func:`normal_code`: the project's,
+    then the teacher's over them; files with no message are no language."""
+    found: dict[str, Path] = {}
+    for folder in (LOCALES, user_languages_dir()):
+        mine: dict[str, Path] = {}
+        for path in sorted(folder.glob("*.po")) if folder.is_dir() else ():
+            try:
+                code = normal_code(path.stem)
+            except ValueError:
+                continue
+            if code not in mine and has_messages(path):
+                mine[code] = path
+        found.update(mine)
+    return found
+
+
 def catalogue_path(code: str) -> Path | None:
-    """The ``.po`` file for ``code``: the teacher's own, else the project's,
-    else None (English needs none)."""
-    for folder in (user_languages_dir(), LOCALES):
-        path = folder / f"{code}.po"
-        if path.is_file():
-            return path
-    return None
+    """The ``.po`` file for ``code`` (any spelling :func:`normal_code`
+    reads): the teacher's own, else the project's, else None (English needs
+    none)."""
+    try:
+        return _catalogue_files().get(normal_code(code))
+    except ValueError:
+        return None
 
 
 def languages() -> dict[str, str]:
     """The languages there are, code -> name in that language
     (``{"en": "English", "cs": "Čeština", "hu": "Magyar"}``), English first."""
-    codes = {SOURCE}
-    for folder in (LOCALES, user_languages_dir()):
-        if folder.is_dir():
-            codes.update(p.stem for p in folder.glob("*.po") if _valid_code(p.stem))
+    codes = {SOURCE, *_catalogue_files()}
     return {code: language_name(code) for code in sorted(codes, key=lambda c: (c != SOURCE, c))}
 
 
@@ -168,70 +209,77 @@ def translation(code: str | None = None, fresh: bool = False) -> gettext.NullTra
     it again if its file changed (:func:`set_language` and the setup form's
     language field do, so a teacher's edited ``.po`` file shows on the next
     choice). Looking a sentence up costs a dict lookup, not a file check.
+    Messages that would fail on screen are left out (:func:`language_notes`).
 
     Raises:
         LanguageError: ``code`` has no ``.po`` file, or it cannot be read.
     """
     code = code or current_language()
+    found = None if fresh else _loaded.get((code, os.environ.get("TRIVIADOR_NB_HOME")))
+    return found[1] if found is not None else _load(code, fresh)[1]
+
+
+def language_notes(code: str | None = None) -> list[str]:
+    """What reading ``code``'s file (None: the language in use) left out or
+    read anyway, one sentence each naming file and line (``"de.po, line 7:
+    the field {mezo}, which the English does not have ...; left out, the
+    English shows there: '{seat} holds {territory}'"``); ``[]`` for a clean
+    file.
+
+    Raises:
+        LanguageError: as :func:`translation`.
+    """
+    return list(_load(code or current_language(), False)[2])
+
+
+def _load(code: str, fresh: bool) -> _Loaded:
     where = (code, os.environ.get("TRIVIADOR_NB_HOME"))
     found = _loaded.get(where)
     if found is not None and not fresh:
-        return found[1]
+        return found
     path = catalogue_path(code)
     if path is None:
         if code != SOURCE:
             raise LanguageError(_no_language(code))
-        _loaded[where] = (None, gettext.NullTranslations())
-        return _loaded[where][1]
+        _loaded[where] = (None, gettext.NullTranslations(), [])
+        return _loaded[where]
     stamp = (path, path.stat().st_mtime_ns)
     if found is not None and found[0] == stamp:
-        return found[1]
+        return found
     with _lock:
-        compiled = _compile(code, path)
-        _loaded[where] = (stamp, compiled)
-    return compiled
-
-
-def _compile(code: str, path: Path) -> gettext.GNUTranslations:
-    try:
-        with path.open("rb") as handle:
-            catalog = read_po(handle, locale=code if _babel_knows(code) else None, domain=DOMAIN,
-                              abort_invalid=True)
-    except PoFileError as error:
-        raise po_file_error(path, error) from None
-    except (UnicodeDecodeError, ValueError) as error:
-        raise LanguageError(f"{path.name}: not a .po file Babel can read ({error})") from None
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog, use_fuzzy=False)
-    buffer.seek(0)
-    return gettext.GNUTranslations(buffer)
-
-
-def po_file_error(path: Path, error: PoFileError) -> LanguageError:
-    """Babel's complaint about a ``.po`` file as one sentence naming the file
-    and the line (counted from 1) and quoting it."""
-    what = str(error).rsplit(" on ", 1)[0]
-    quoted = f": {error.line.strip()!r}" if getattr(error, "line", "") else ""
-    return LanguageError(f"{path.name}, line {error.lineno + 1}: {what}{quoted}")
+        try:
+            compiled, notes = compile_catalogue(path, code if _babel_knows(code) else None)
+        except OSError as error:
+            raise LanguageError(f"{path.name}: cannot be read ({error.strerror or error})") from None
+        _loaded[where] = (stamp, compiled, notes)
+    return _loaded[where]
 
 
 def _known(code: str) -> str:
-    code = code.strip().replace("-", "_")
-    code = code.split("_")[0].lower() + code[len(code.split("_")[0]):]
-    if code not in languages():
-        raise LanguageError(_no_language(code))
-    return code
+    """The listed code ``code`` names: the same locale, else its language
+    alone (``de_AT`` -> ``de``), else the one regional file of its language
+    (``de`` -> ``de_DE``).
+
+    Raises:
+        LanguageError: no such language here.
+    """
+    there = {SOURCE, *_catalogue_files()}  # the codes of languages(), without their names
+    try:
+        normal = normal_code(code)
+    except ValueError:
+        raise LanguageError(_no_language(code.strip())) from None
+    language = normal.split("_")[0].split("@")[0]
+    regional = [c for c in there if c.split("_")[0].split("@")[0] == language]
+    for candidate in (normal, language, *(regional if len(regional) == 1 else ())):
+        if candidate in there:
+            return candidate
+    raise LanguageError(_no_language(normal))
 
 
 def _no_language(code: str) -> str:
     there = ", ".join(f"{c} ({name})" for c, name in languages().items())
     return (f"there is no language {code!r}; there are {there}. To add one, translate "
             f"{TEMPLATE.name} into {user_languages_dir() / (code + '.po')}")
-
-
-def _valid_code(code: str) -> bool:
-    head = code.split("_")[0]
-    return head.isascii() and head.isalpha() and 2 <= len(head) <= 3
 
 
 def _babel_knows(code: str) -> bool:

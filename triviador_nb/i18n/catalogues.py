@@ -14,17 +14,18 @@ run: every sentence translated, not fuzzy, with the same ``{fields}``.
 from __future__ import annotations
 
 import ast
-import string
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
-from babel.messages.pofile import PoFileError, read_po, write_po
+from babel.messages.pofile import read_po, write_po
 
 from .._version import __version__
-from . import DOMAIN, LOCALES, MAP, RULE_SET, TEMPLATE, TERRITORY, po_file_error
+from . import DOMAIN, LOCALES, MAP, RULE_SET, TEMPLATE, TERRITORY
+from .checks import fields
+from .reading import read_catalogue
 
 PACKAGE = Path(__file__).resolve().parents[1]
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
@@ -131,15 +132,6 @@ def update(code: str, catalog: Catalog | None = None) -> Path:
     return path
 
 
-def fields(text: str) -> set[str]:
-    """The ``{field}`` names of a ``str.format`` template (``"{a} and {b}"`` -> {a, b}).
-
-    Raises:
-        ValueError: a template ``str.format`` cannot read.
-    """
-    return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name is not None}
-
-
 def problems(path: Path, wanted: Catalog | None = None) -> list[Problem]:
     """Every entry of the ``.po`` file at ``path`` that is missing, empty,
     fuzzy, or whose ``{fields}`` differ from the English, against ``wanted``
@@ -147,13 +139,10 @@ def problems(path: Path, wanted: Catalog | None = None) -> list[Problem]:
 
     Raises:
         LanguageError: the file cannot be read as a ``.po`` file.
+        OSError: the file cannot be read.
     """
     wanted = wanted if wanted is not None else template()
-    try:
-        with path.open("rb") as handle:
-            po = read_po(handle, domain=DOMAIN, abort_invalid=True)
-    except PoFileError as error:
-        raise po_file_error(path, error) from None
+    po = read_catalogue(path, None)[0]  # as the game reads it: a byte-order mark or an odd charset is no problem
     found: list[Problem] = []
     for message in wanted:
         if not message.id:

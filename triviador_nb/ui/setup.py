@@ -20,19 +20,19 @@ from ..engine import RULE_SETS, find_rule_set
 from ..maps import (HINT_LINK, HINT_MERGE, HINT_NAME_PROPERTY, MERGE_LABEL, GameMap, MapError, MapWarning,
                     builtin_map_path, builtin_map_titles, load_builtin_map)
 from ..engine import QuestionBank
-from ..banks import builtin_bank_names, resolve_bank
+from ..banks import resolve_bank
 from ..banks.problems import capped_lines
 from ..maps import resolve_map
-from .single_screen import play, resume
+from .single_screen import DEFAULT_BANK, language_bank, play, resume
 from .app import GameApp
 from .cells import close_widgets, shown_by_cell
 from .map_view import MapView
 from babel.dates import format_skeleton, format_time
 
 from ..classroom import Clock
-from ..classroom.journal import SavedGame, saved_games
-from ..i18n import (MAP, RULE_SET, SOURCE, LanguageError, N_, _, babel_locale, current_language, languages,
-                    ngettext, pgettext, set_language, speaking, translation)
+from ..classroom.journal import SavedGame, read_journal, saved_games
+from ..i18n import (MAP, RULE_SET, SOURCE, LanguageError, LanguageWarning, N_, _, babel_locale, current_language,
+                    language_notes, languages, ngettext, pgettext, set_language, speaking, translation)
 from .teacher import skill_name
 
 SKILLS = ("easy", "medium", "hard")
@@ -71,17 +71,20 @@ class GameSetup:
         language: the code of the language chosen in the form.
     """
 
-    def __init__(self, rules: str = "conquiztador", map: str = "hungary", bank: str = "general_knowledge_en",
+    def __init__(self, rules: str = "conquiztador", map: str = "hungary", bank: str | None = None,
                  you: str | None = None, bots: Sequence[str] | None = None, seed: int | None = None,
                  pace: float = 1.0, clock: Clock | None = None, language: str | None = None,
                  teams: str | Sequence[str] | None = None, folded: bool = False):
         self._saved = saved_games(limit=8)  # read once: the list below and the language after a restart
+        unreadable = ""
         if language is None:
-            language = _saved_language(self._saved)
+            language, unreadable = _saved_language(self._saved)
         with speaking(language) as self.language:
             self._build(rules, map, bank, you, bots, seed, pace, clock, teams, folded)
+            if unreadable:  # the saved games' language: its file broke since; the form speaks the kernel's
+                self.error.value = warning_html(unreadable) + self.error.value
 
-    def _build(self, rules: str, map: str, bank: str, you: str | None, bots: Sequence[str] | None,
+    def _build(self, rules: str, map: str, bank: str | None, you: str | None, bots: Sequence[str] | None,
                seed: int | None, pace: float, clock: Clock | None, teams: str | Sequence[str] | None,
                folded: bool) -> None:
         self._clock = clock
@@ -98,6 +101,8 @@ class GameSetup:
         self.merge = w.Checkbox(value=False, indent=False, layout=wide)
         self.map_options = w.VBox([self.name_property, self.links, self.merge], layout={"display": "none"})
         self.map_file.observe(self._in_language(self._show_map_options), "value")
+        if bank is None:
+            bank = language_bank(DEFAULT_BANK, self.language) or DEFAULT_BANK
         self.bank = w.Text(value=str(bank), style=style, layout=wide)
         self.bank.continuous_update = False
         self.categories = w.SelectMultiple(style=style, layout={"width": "320px", "height": "110px"})
@@ -225,13 +230,20 @@ class GameSetup:
             self._relabelling = False
 
     def _language_chosen(self, code: str) -> None:
-        """The form's words in language ``code`` at once; the next game speaks it."""
+        """The form's words in language ``code`` at once; the next game speaks
+        it. A teacher's ``.po`` file that cannot be read is said here, not
+        mid-game, and the form keeps its language; messages of it left out
+        (they would fail on screen: the English shows there) are listed."""
+        if code == self.language:  # set back after a file that cannot be read: what was said stays
+            return
         try:
-            translation(code, fresh=True)  # a teacher's .po file that cannot be read is said here, not mid-game
+            translation(code, fresh=True)
+            notes = language_notes(code)
         except LanguageError as error:
-            self.error.value = f'<div class="tnb-warn" style="white-space:pre-wrap">{escape(str(error))}</div>'
+            self.error.value = warning_html(str(error))
             self.language_choice.value = self.language
             return
+        self.error.value = language_notes_html(notes)
         old, self.language = self.language, code
         with speaking(old):
             default_before = _(YOUR_TEAM)
@@ -296,7 +308,7 @@ class GameSetup:
             self._bank = resolve_bank(names if len(names) > 1 else (names[0] if names else ""))
         except (ValueError, OSError) as error:
             self._bank, self._bank_error = None, str(error)
-            self.enough.value = f'<div class="tnb-warn" style="white-space:pre-wrap">{escape(str(error))}</div>'
+            self.enough.value = warning_html(str(error))
             return
         for control, values in ((self.categories, self._bank.categories()),
                                 (self.difficulties, self._bank.difficulties())):
@@ -387,12 +399,26 @@ class GameSetup:
         path = self.saved_choice.value
         if not path:
             return
+        name = Path(path).name
         try:
+            if read_journal(path).header["setup"].get("screen") == "room":  # changed since it was listed
+                self.error.value = warning_html(_("{file} is a room's saved game: resume it from host.ipynb")
+                                                .format(file=name))
+                return
             app = resume(path, clock=self._clock)
-        except (ValueError, OSError) as error:  # JournalError is a ValueError
-            self.error.value = f'<div class="tnb-warn" style="white-space:pre-wrap">{escape(str(error))}</div>'
+        except FileNotFoundError:
+            self.error.value = warning_html(_("{file} is not there any more (moved or deleted since the list was "
+                                              "made)").format(file=name))
             return
-        if not isinstance(app, GameApp):  # a room's journal is resumed from host.ipynb, never listed here
+        except (ValueError, OSError) as error:  # JournalError is a ValueError; the message says why
+            self.error.value = warning_html(str(error))
+            return
+        except Exception as error:  # noqa: BLE001 - said under the form, never a silent button
+            self.error.value = warning_html(_("{file} could not be resumed (a fault in triviador_nb, not in the "
+                                              "file: please report it): {error}")
+                                            .format(file=name, error=f"{type(error).__name__}: {error}"))
+            return
+        if not isinstance(app, GameApp):  # cannot happen: a room's journal was said above
             app.close()
             return
         previous, self.app = self.app, app
@@ -416,15 +442,17 @@ class GameSetup:
                 game_map = self._own_map(own_map, rules.players) if own_map else self._chosen_builtin_map()
             teams = [name.strip() for name in self.teams.value.split(",") if name.strip()] or None
             humans = len(teams) if teams else 1  # teams share the screen; the bots fill the other seats
-            set_language(self.language)  # the report and everything after the game follow the form
-            bank, categories, difficulties = self._bank_choice()
-            app = play(rules=rules.name, map=game_map, bank=bank, categories=categories, difficulties=difficulties,
-                       you=self.you.value.strip() or _(YOUR_TEAM), teams=teams,
-                       bots=[d.value for d in self.bots[:max(rules.players - humans, 0)]],
-                       seed=int(seed_text) if seed_text else None, pace=self.pace.value, clock=self._clock,
-                       language=self.language)
+            with warnings.catch_warnings():  # the form listed what the language's file left out when chosen
+                warnings.simplefilter("ignore", LanguageWarning)
+                set_language(self.language)  # the report and everything after the game follow the form
+                bank, categories, difficulties = self._bank_choice()
+                app = play(rules=rules.name, map=game_map, bank=bank, categories=categories,
+                           difficulties=difficulties, you=self.you.value.strip() or _(YOUR_TEAM), teams=teams,
+                           bots=[d.value for d in self.bots[:max(rules.players - humans, 0)]],
+                           seed=int(seed_text) if seed_text else None, pace=self.pace.value, clock=self._clock,
+                           language=self.language)
         except (ValueError, OSError) as error:
-            self.error.value = f'<div class="tnb-warn" style="white-space:pre-wrap">{escape(str(error))}</div>'
+            self.error.value = warning_html(str(error))
             return
         previous, self.app = self.app, app
         self.game_box.children = (app.widget,)
@@ -437,25 +465,23 @@ class GameSetup:
             self._show_preview(game_map)
 
 
-def language_bank(bank: str, code: str) -> str | None:
-    """The built-in bank in language ``code`` to put in place of ``bank``
-    when the form's language changes: only when ``bank`` is a built-in bank
-    of another language (``general_knowledge_en`` -> ``hungarian_hu``); a
-    teacher's own files are never replaced. None: keep ``bank``."""
-    names = builtin_bank_names()
-    if bank not in names or bank.endswith(f"_{code}"):
-        return None
-    return next((name for name in names if name.endswith(f"_{code}")), None)
-
-
-def _saved_language(saved: Sequence[SavedGame]) -> str | None:
+def _saved_language(saved: Sequence[SavedGame]) -> tuple[str | None, str]:
     """After a kernel restart (the kernel still speaking English, never told
     otherwise): the language of the newest saved game, so a Hungarian lesson
-    comes back in Hungarian; None otherwise."""
+    comes back in Hungarian; None otherwise. Second: why that language is
+    not spoken when its file cannot be read now (else ``""``): the form
+    appears in the kernel's language and says so."""
     if current_language() != SOURCE:
-        return None
+        return None, ""
     code = saved[0].setup.get("language") if saved else None
-    return code if isinstance(code, str) and code in languages() else None
+    if not (isinstance(code, str) and code in languages()):
+        return None, ""
+    try:
+        translation(code, fresh=True)  # as the file is now, not as this kernel read it before
+    except LanguageError as error:
+        return None, _("The saved games' language ({language}) cannot be read now: {error}").format(
+            language=code, error=error)
+    return code, ""
 
 
 def saved_label(game: SavedGame) -> str:
@@ -470,7 +496,9 @@ def saved_label(game: SavedGame) -> str:
         rules = pgettext(RULE_SET, find_rule_set(str(setup.get("rules"))).title)
     except (KeyError, ValueError):
         rules = str(setup.get("rules", "?"))
-    people = ", ".join(str(h) for h in setup.get("humans") or []) or _("bots only")
+    humans = setup.get("humans")
+    people = ", ".join(str(h) for h in humans if h) if isinstance(humans, list) else ""
+    people = people or _("bots only")
     return f"{when} · {rules} · {people}"
 
 
@@ -483,6 +511,23 @@ def form_words(message: str) -> str:
 
 
 PREVIEW_COLOURS = ("#CFE0C3", "#F3D9B1", "#C9D7EA", "#EBC8C8", "#DCD0E8")
+
+
+def warning_html(text: str) -> str:
+    """``text`` as a warning under the form, its lines kept."""
+    return f'<div class="tnb-warn" style="white-space:pre-wrap">{escape(text)}</div>'
+
+
+def language_notes_html(notes: Sequence[str]) -> str:
+    """What a language's file left out or read anyway (:func:`~triviador_nb.i18n.language_notes`),
+    folded under a summary, at most 20 of a kind; ``""`` for none."""
+    if not notes:
+        return ""
+    summary = ngettext("{n} note about the language file (messages left out show in English)",
+                       "{n} notes about the language file (messages left out show in English)",
+                       len(notes)).format(n=len(notes))
+    return (f'<details class="tnb-note" open><summary>{escape(summary)}</summary><div style="white-space:pre-wrap">'
+            f'{escape(chr(10).join(capped_lines(notes)))}</div></details>')
 
 
 def bank_warnings_html(found: Sequence[str]) -> str:

@@ -4,12 +4,14 @@ the class) against bots on a real map - and the widgets that show it;
 
 from __future__ import annotations
 
+import math
 import secrets
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..banks import resolve_bank
+from ..banks import builtin_bank_names, resolve_bank
 from ..bots import Bot
+from ..bots.bot import SKILLS
 from ..classroom import Clock, JournalError, read_journal, rebuild_games
 from ..classroom.journal import named_as, needed, new_journal_path
 from ..engine import Game, find_rule_set
@@ -19,9 +21,10 @@ from .app import GameApp
 from .teacher import HostScreen, language_here, resume_rooms, skill_name
 
 YOUR_TEAM = N_("Your team")  # play()'s name for the person at the screen, in the game's language
+DEFAULT_BANK = "general_knowledge_en"  #: the questions of a game given none, in a language with no bank of its own
 
 
-def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledge_en",
+def play(map: str | Path | GameMap = "hungary", bank: object = None,
          rules: str = "conquiztador", you: str | None = "Your team", bots: Sequence[str] | None = None,
          seed: int | None = None, pace: float = 1.0, clock: Clock | None = None,
          teams: Sequence[str] | None = None, journal: str | Path | bool = True,
@@ -31,7 +34,11 @@ def play(map: str | Path | GameMap = "hungary", bank: object = "general_knowledg
 
     Args:
         map: a built-in map name, a GeoJSON file, or a loaded map.
-        bank: a built-in bank name, a CSV path (or a list of them), or a bank.
+        bank: a built-in bank name, a CSV path (or a list of them), or a
+            bank; None: the built-in bank in the screen's language
+            (``hungarian_hu`` for ``language="hu"``, as the setup form
+            chooses; :data:`DEFAULT_BANK` for a language with none). A bank
+            given is never replaced.
         rules: a rule set: ``"conquiztador"`` (3 players), ``"duel"`` (2),
             ``"dobyvatel"`` (3) or ``"long-campaign"`` (3).
         you: your display name (a team's name when a class plays together);
@@ -80,6 +87,8 @@ def _play(map: str | Path | GameMap, bank: object, rules: str, you: str | None, 
           difficulties: list[str] | None) -> GameApp:
     if you == YOUR_TEAM:
         you = _(YOUR_TEAM)
+    if bank is None:
+        bank = language_bank(DEFAULT_BANK, language) or DEFAULT_BANK
     rule_set = find_rule_set(rules)
     title = pgettext(RULE_SET, rule_set.title)
     names = list(teams) if teams is not None else ([you] if you is not None else [])
@@ -143,18 +152,26 @@ def resume(path: str | Path | Sequence[str | Path], map: str | Path | GameMap | 
     setup = contents.header["setup"]
     if setup.get("screen") == "room":
         return resume_rooms([path], map=map, bank=bank)
+    name = Path(path).name
+    damaged = setup_problems(setup)
+    if damaged:
+        raise JournalError(f"{name}: its setup is damaged ({'; '.join(damaged)}), so the screen cannot be rebuilt "
+                           "from it")
+    players = find_rule_set(setup["rules"]).players
+    given = needed(setup["map"], "map") if map is None else map
     try:
-        rule_set = find_rule_set(setup["rules"])
-        players = rule_set.players
-        humans, bots = list(setup["humans"]), list(setup["bots"])
-        if len(humans) + len(bots) != players or not all(isinstance(n, str) for n in humans) \
-                or not isinstance(setup["teams"], bool) or not isinstance(setup["pace"], (int, float)):
-            raise TypeError("the seats do not add up")
-    except (KeyError, TypeError, ValueError) as error:
-        raise JournalError(f"{Path(path).name}: its setup is damaged ({type(error).__name__} {error}), so the "
-                           "screen cannot be rebuilt from it") from None
-    game_map = resolve_map(map if map is not None else needed(setup["map"], "map"), players=players)
-    question_bank = _chosen(resolve_bank(bank if bank is not None else needed(setup["bank"], "bank")), setup)
+        game_map = resolve_map(given, players=players)
+    except OSError as error:  # a map file deleted or moved since the game was played
+        where = given.get("path") if isinstance(given, dict) else given
+        raise JournalError(_("{file} was played on the map file {map}, which cannot be read now ({error}): put it "
+                             "back there, or give the map again: resume(path, map=...)")
+                           .format(file=name, map=where, error=error.strerror or error)) from None
+    try:
+        question_bank = _chosen(resolve_bank(bank if bank is not None else needed(setup["bank"], "bank")), setup)
+    except OSError as error:  # a bank file deleted or moved since
+        raise JournalError(_("{file} was played with questions that cannot be read now ({error}): put the files "
+                             "back, or give the bank again: resume(path, bank=...)")
+                           .format(file=name, error=error.strerror or error)) from None
     games = rebuild_games(contents, game_map.board, question_bank)
     with speaking(language_here(setup.get("language"))) as language:  # the journal's, when this kernel has it
         app = _app(setup, game_map, question_bank, clock, games, games[-1].seed, language)
@@ -166,6 +183,59 @@ def resume(path: str | Path | Sequence[str | Path], map: str | Path | GameMap | 
                         moves).format(file=Path(path).name, game=len(games), n=moves)
         app._say(text + (f" {skipped}" if skipped else ""), warn=bool(skipped))
     return app
+
+
+def language_bank(bank: str, code: str) -> str | None:
+    """The built-in bank in language ``code`` to put in place of ``bank``
+    (when the form's language changes, and for :func:`play` given no bank):
+    only when ``bank`` is a built-in bank of another language
+    (``general_knowledge_en`` -> ``hungarian_hu``; ``pt_BR`` looks for a
+    ``_pt`` bank); a teacher's own files are never replaced. None: keep
+    ``bank``."""
+    names = builtin_bank_names()
+    language = code.split("_")[0].split("@")[0]  # pt_BR: the Portuguese bank
+    if bank not in names or bank.endswith(f"_{language}"):
+        return None
+    return next((name for name in names if name.endswith(f"_{language}")), None)
+
+
+def setup_problems(setup: object) -> list[str]:
+    """What is wrong with a journal's setup (as :func:`play` writes it), one
+    clause each, all at once; ``[]`` when :func:`resume` can rebuild the
+    screen from it (its map and bank may still be missing)."""
+    if not isinstance(setup, dict):
+        return [f"it is {type(setup).__name__}, not a table of settings"]
+    found = []
+    rules, humans, bots = setup.get("rules"), setup.get("humans"), setup.get("bots")
+    try:
+        players = find_rule_set(rules).players if isinstance(rules, str) else None
+    except ValueError:
+        players = None
+    if players is None:
+        found.append(f"rules {rules!r} is no rule set's name")
+    if not (isinstance(humans, list) and all(isinstance(h, str) for h in humans)):
+        found.append(f"humans {humans!r} is not a list of names")
+    if not (isinstance(bots, list) and all(isinstance(b, str) and b in SKILLS for b in bots)):
+        found.append(f"bots {bots!r} is not a list of skills ({', '.join(SKILLS)})")
+    elif players is not None and isinstance(humans, list) and not found and len(humans) + len(bots) != players:
+        found.append(f"{len(humans)} humans and {len(bots)} bots do not fill {rules}'s {players} seats")
+    if not isinstance(setup.get("teams"), bool):
+        found.append(f"teams {setup.get('teams')!r} is not true or false")
+    pace = setup.get("pace")
+    if isinstance(pace, bool) or not isinstance(pace, (int, float)) or not (0 < pace and math.isfinite(pace)):
+        found.append(f"pace {pace!r} is not a number above 0")
+    for key in ("map", "bank"):
+        value = setup.get(key)
+        if key == "bank" and isinstance(value, list) and value:
+            found += [f"the bank list holds {v!r}, which is no bank name or file" for v in value if not isinstance(v, str)]
+        elif not (value is None or isinstance(value, str) or isinstance(value, dict)
+                  and any(isinstance(value.get(k), str) for k in ("name", "path"))):
+            found.append(f"{key} {value!r} names no {key}")
+    for key in ("categories", "difficulties"):
+        value = setup.get(key)
+        if not (value is None or isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            found.append(f"{key} {value!r} is not a list of names")
+    return found
 
 
 def _chosen(question_bank: Any, setup: dict) -> Any:
