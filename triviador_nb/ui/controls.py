@@ -329,9 +329,9 @@ class TeacherControls:
         base = self.report_folder / time.strftime("report-%Y-%m-%d-%H%M%S")
         try:
             written = self.target.report(base)
-        except OSError as error:
-            return self._say(_("The report could not be saved: {error}").format(error=error.strerror or error),
-                             warn=True)
+        except (OSError, ValueError) as error:  # (a room's host may refuse too: nothing was written)
+            return self._say(_("The report could not be saved: {error}").format(
+                error=getattr(error, "strerror", None) or error), warn=True)
         self.last_report = written
         self._say(_("Report saved: {xlsx} and {n} CSV files in {folder}").format(
             xlsx=written[0].name, n=len(written) - 1, folder=written[0].parent.resolve()))
