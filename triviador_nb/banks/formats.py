@@ -491,7 +491,7 @@ def _import_gift(file: str, text: str) -> Imported:
 def _gift_question(result: _Text, line: int, text: str, category: str) -> None:
     text = _escaped(text)
     text = re.sub(r"^\s*::.*?::", "", text, count=1, flags=re.DOTALL)
-    markup = re.match(r"^\s*\[(html|moodle|plain|markdown)\]", text)
+    markup = _GIFT_MARKUP.match(text)
     if markup:
         text = text[markup.end():]
     html = markup is not None and markup[1] == "html"
@@ -536,6 +536,19 @@ def _gift_answers(inside: str) -> list[tuple[str, float | None, str]]:
     return answers
 
 
+_GIFT_MARKUP = re.compile(r"^\s*\[(html|moodle|plain|markdown)\]")
+"""A format tag before a question's text, or before one answer's (``~[plain]blue``)."""
+
+
+def _gift_answer_text(body: str, plain: Callable[[str], str]) -> str:
+    """An answer's text: with its own format tag taken off (and its HTML made text), else as the question's."""
+    markup = _GIFT_MARKUP.match(body)
+    if markup is None:
+        return plain(body)
+    rest = body[markup.end():]
+    return html_to_text(_unescaped(rest)) if markup[1] == "html" else _unescaped(rest)
+
+
 def _is_matching(inside: str) -> bool:
     """Matching questions pair ``=a -> b`` inside the braces (``->`` in feedback after ``#`` does not count)."""
     answers = _gift_answers(inside)
@@ -546,8 +559,9 @@ def _gift_numeric(result: _Text, line: int, question: str, body: str, category: 
     body = body.strip()
     if body.startswith("="):  # {#=1821:0 =%50%1822:2}: the full-marks answer is the answer
         answers = _gift_answers(body)
-        full = [text.strip() for _, weight, text in answers if weight is None or weight == 100]
-        if "~" in body or len(full) != 1:
+        # ~ answers (a wrong value's feedback, or "~#feedback": Moodle's catch-all) and =%0%... give no marks
+        full = [text.strip() for mark, weight, text in answers if mark == "=" and weight in (None, 100)]
+        if len(full) != 1:
             result.skip(line, question, f"{len(full)} numeric answers with full marks; a guess question needs "
                                         "exactly one (write {#1822})")
             return
@@ -573,12 +587,15 @@ def _gift_choice(result: _Text, line: int, question: str, inside: str, category:
                  plain: Callable[[str], str]) -> None:
     right: list[str] = []
     wrong: list[str] = []
-    for mark, weight, body in _gift_answers(inside):
+    answers = _gift_answers(inside)
+    if not re.search(r"[=~]", inside):  # {Nazareth}: one short answer needs no = (GIFT-grammar-PEG.js)
+        answers = [("=", None, inside.split("#")[0])]
+    for mark, weight, body in answers:
         if weight is not None and ((mark == "=" and weight != 100) or (mark == "~" and weight > 0)):
             result.skip(line, question, "partial-credit answers (%50%) cannot be played; "
                                         "mark one answer = and three ~")
             return
-        (right if mark == "=" else wrong).append(plain(body))
+        (right if mark == "=" else wrong).append(_gift_answer_text(body, plain))
     if not wrong and len(right) == 1 and _is_digits(right[0]):
         result.add(line, question, right[0], category=category)
     elif not wrong:
@@ -588,7 +605,8 @@ def _gift_choice(result: _Text, line: int, question: str, inside: str, category:
         result.skip(line, question, f"{len(right)} right answers (=); a game's question has exactly one")
     elif len(wrong) != 3:
         result.skip(line, question, TRUE_FALSE if len(wrong) == 1 and {right[0].casefold(), wrong[0].casefold()}
-                    in ({"true", "false"}, {"yes", "no"}) else f"{len(wrong)} wrong answers (~): a game needs 3")
+                    in ({"true", "false"}, {"yes", "no"})
+                    else f"{len(wrong)} wrong answer{'s' if len(wrong) != 1 else ''} (~): a game needs 3")
     else:
         result.add(line, question, right[0], wrong, category=category)
 
