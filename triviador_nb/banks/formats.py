@@ -78,7 +78,7 @@ FORMATS = ("kahoot", "quizizz", "blooket", "gimkit", "gift", "aiken", "moodle_xm
 
 def detect_format(path: str | Path) -> str:
     """``"csv"`` (the project's format, also the default) or one of :data:`FORMATS` (``"xlsx"`` or
-    ``"xls"`` for a workbook that cannot be imported)."""
+    ``"xls"`` for a workbook that cannot be imported, ``"xml"`` for an XML file of another kind)."""
     imported = import_file(path)
     return "csv" if imported is None else imported.format
 

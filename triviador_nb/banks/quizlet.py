@@ -38,20 +38,23 @@ def import_quizlet(text: str, file: str) -> Imported:
             cards[-1][2] = plain_text(f"{cards[-1][2]} {line}")
     problems: list[BankProblem] = []
     records: dict[int, dict[str, str]] = {}
-    terms = list(dict.fromkeys(term for _, term, definition in cards if term and definition))
+    distinct: dict[str, str] = {}  # casefolded term -> its first spelling, in the set's order
+    for _, term, definition in cards:
+        if term and definition:
+            distinct.setdefault(term.casefold(), term)
+    terms, place = list(distinct.values()), {key: index for index, key in enumerate(distinct)}
     for line, term, definition in cards:
         if not term or not definition:
             missing = "term" if not term else "definition"
             problems.append(BankProblem(file, line, WHOLE_ROW, skipped(definition or term, f"the {missing} is empty"),
                                         "warning"))
             continue
-        others = _others(term, terms)
-        if len(others) < WRONG_OPTIONS:
+        if len(terms) - 1 < WRONG_OPTIONS:
             problems.append(BankProblem(file, line, WHOLE_ROW, skipped(definition, (
-                f"the set has {len(others) + 1} different terms; a multiple-choice question takes 3 of the other "
+                f"the set has {len(terms)} different terms; a multiple-choice question takes 3 of the other "
                 "terms as wrong options, so a Quizlet set needs at least 4")), "warning"))
             continue
-        wrong = random.Random(f"{QUIZLET_SEED}:{term}").sample(others, WRONG_OPTIONS)
+        wrong = _wrong_options(term, terms, place[term.casefold()])
         record = dict.fromkeys(COLUMNS, "")
         record.update(type="choice", question=definition, answer=term)
         record.update(zip(("wrong_1", "wrong_2", "wrong_3"), wrong))
@@ -60,12 +63,8 @@ def import_quizlet(text: str, file: str) -> Imported:
     return Imported("quizlet", [], rows if records else empty_rows(), problems)
 
 
-def _others(term: str, terms: list[str]) -> list[str]:
-    """The set's terms other than ``term``, each once, ignoring case (the first spelling kept)."""
-    seen = {term.casefold()}
-    others = []
-    for other in terms:
-        if other.casefold() not in seen:
-            seen.add(other.casefold())
-            others.append(other)
-    return others
+def _wrong_options(term: str, terms: list[str], own: int) -> list[str]:
+    """3 of ``terms`` other than ``terms[own]`` (the answer), as ``random.Random(f"{QUIZLET_SEED}:{term}")
+    .sample(others, 3)`` draws them from the list of the others, without building that list."""
+    picked = random.Random(f"{QUIZLET_SEED}:{term}").sample(range(len(terms) - 1), WRONG_OPTIONS)
+    return [terms[index if index < own else index + 1] for index in picked]
