@@ -23,6 +23,13 @@ cp1250 ``Győr`` as latin-1 ``Gyõr`` and latin-1 ``Crème brûlée`` /
 Delimiter rule (:func:`sniff_delimiter`): count ``,`` ``;`` and tab in the
 first line outside double quotes; the most frequent wins, ties in that order
 (so a one-column file is comma-separated).
+
+Kinds of file, by content (never by name): :func:`not_text` names pictures,
+PDFs, archives and zips of other kinds (SCORM, H5P, a Moodle backup);
+:func:`xml_kind` tells Moodle XML and QTI from other XML by the first
+element; :func:`is_qti_package` finds QTI files in a zip (Canvas,
+Blackboard, QTI 2.1); :func:`is_quizlet` recognises Quizlet's ``term TAB
+definition`` lines.
 """
 
 from __future__ import annotations
