@@ -494,7 +494,7 @@ def test_convert_writes_project_csv_bytes(tmp_path: Path, capsys: pytest.Capture
         + ",choice,Largest planet?,Jupiter,Mars,Venus,Earth,,,\n"
         + ',choice,"Say ""hi"", please",d,"a,b",c,é,,,\n'
     ).encode("utf-8")
-    assert capsys.readouterr().out == f"{out}: wrote 3 questions\n"
+    assert capsys.readouterr().out == f"{out}: wrote 3 questions (read as a Kahoot xlsx)\n"
     assert [question.text for question in load_bank([out, _guess_file(tmp_path)]).choice][2] == 'Say "hi", please'
 
 
@@ -528,7 +528,7 @@ def test_convert_writes_the_playable_questions_and_the_skipped_ones_as_warnings(
         f'{source}:8:-: warning: skipped "Which river flows through Budapest?": 3 options: a game needs 4 options',
         f'{source}:14:-: warning: skipped "How many legs has an insect?": ANSWER: E is not one of the option '
         "letters A-D",
-        f"{out}: wrote 2 questions",
+        f"{out}: wrote 2 questions (read as Moodle Aiken)",
     ]
 
 

@@ -24,8 +24,8 @@ from triviador_nb.cli import main
 from triviador_nb.engine.questions import ChoiceQuestion, GuessQuestion
 from triviador_nb.ui.setup import bank_warnings_html
 
-NOT_TEXT = ("a question bank is a CSV or text file (the project's columns, Blooket, Gimkit, GIFT, Aiken) or an xlsx "
-            "workbook (Kahoot, Quizizz)")
+NOT_TEXT = ("a question bank is a CSV or text file (the project's columns, Blooket, Gimkit, GIFT, Aiken, a Quizlet "
+            "export), a Moodle XML or QTI file (a QTI zip too) or an xlsx workbook (Kahoot, Quizizz)")
 
 
 def kahoot(path: Path, rows: list[list[object]]) -> Path:

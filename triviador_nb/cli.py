@@ -269,7 +269,8 @@ def _run_bank_simulate(args: argparse.Namespace) -> int:
 def _add_bank_convert_parser(actions: argparse._SubParsersAction) -> None:
     convert = actions.add_parser(
         "convert",
-        help="convert a Kahoot, Quizizz, Blooket, Gimkit, GIFT, Aiken or CSV bank to the project CSV",
+        help="convert a Kahoot, Quizizz, Blooket, Gimkit, GIFT, Aiken, Moodle XML, QTI, Quizlet or CSV bank to "
+             "the project CSV",
         description="Read IN (its format is recognised by content) and write OUT as the project's CSV "
         "(UTF-8, comma-separated). When IN has errors, print every problem and write nothing.",
     )
@@ -279,11 +280,12 @@ def _add_bank_convert_parser(actions: argparse._SubParsersAction) -> None:
 
 
 def _run_bank_convert(args: argparse.Namespace) -> int:
-    from triviador_nb.banks.convert import convert_bank_file
+    from triviador_nb.banks.convert import FORMAT_NAMES, convert_bank
     from triviador_nb.banks.problems import capped_lines
 
     try:
-        text, problems = convert_bank_file(args.input)
+        converted = convert_bank(args.input)
+        text, problems = converted.text, converted.problems
     except OSError as exc:
         print(f"{PROG}: error: cannot read {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 2
@@ -300,8 +302,11 @@ def _run_bank_convert(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"{PROG}: error: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
         return 2
+    for line in capped_lines(converted.made):  # a Quizlet set's questions, wrong options chosen from other terms
+        print(line)
     rows = sum(1 for _ in csv.reader(io.StringIO(text))) - 1
-    print(f"{args.output}: wrote {_count(rows, 'question')}")
+    read = "" if converted.format == "csv" else f" (read as {FORMAT_NAMES[converted.format]})"
+    print(f"{args.output}: wrote {_count(rows, 'question')}{read}")
     return 0
 
 

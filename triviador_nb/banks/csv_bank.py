@@ -24,7 +24,7 @@ Files are UTF-8 (with or without BOM); other encodings (cp1250 from
 Central European Excel, cp1252/latin-1) and ``;`` or tab delimiters are
 detected by :mod:`triviador_nb.banks.detect`; cells are read by
 :mod:`triviador_nb.banks.reading` (pyarrow, or pandas for a broken file). Files in other quiz tools'
-formats (Kahoot, Quizizz, Blooket, Gimkit, GIFT, Aiken) are recognised by
+formats (Kahoot, Quizizz, Blooket, Gimkit, GIFT, Aiken, Moodle XML, QTI, Quizlet) are recognised by
 content and imported by :mod:`triviador_nb.banks.formats`; their rows the game
 cannot use are skipped with a warning, while a project CSV's row errors stay
 errors (its author fixes them). Header names match
@@ -49,7 +49,8 @@ import numpy as np
 import pandas as pd
 
 from triviador_nb.banks.detect import Decoded, decode, not_text, nul_lines
-from triviador_nb.banks.formats import SKIPPED, Imported, import_data, skipped
+from triviador_nb.banks.formats import import_data
+from triviador_nb.banks.imported import BANK_FILES, SKIPPED, Imported, skipped
 from triviador_nb.banks.invisible import strip_invisible
 from triviador_nb.banks.problems import WHOLE_ROW, BankError, BankProblem, Severity
 from triviador_nb.banks.quality import bank_texts, quality_problems, same_question_codes, text_codes
@@ -64,8 +65,6 @@ OPTION_COLUMNS = ("answer", *WRONG_COLUMNS)
 METADATA_COLUMNS = ("category", "difficulty", "source", "fact")
 KNOWN_COLUMNS = (*REQUIRED_COLUMNS, *WRONG_COLUMNS, *METADATA_COLUMNS, "id")
 KINDS = ("guess", "choice")
-BANK_FILES = ("a CSV or text file (the project's columns, Blooket, Gimkit, GIFT, Aiken) or an xlsx workbook "
-              "(Kahoot, Quizizz)")
 SUGGESTED_BANK = "general_knowledge_en"
 """The built-in bank with both kinds that messages suggest loading beside a one-kind file."""
 MAX_QUESTION_CHARS = 200
@@ -405,7 +404,7 @@ def _read_file(path: Path, earlier: list[_Sheet]) -> _Sheet:
                   for line in nul_lines(decoded.text)]
         decoded = Decoded(decoded.text.replace("\x00", ""), "utf-8")
         data = decoded.text.encode("utf-8", "surrogatepass")
-    imported = import_data(data, file, decoded)  # Kahoot, Quizizz, Blooket, Gimkit, GIFT, Aiken (see formats)
+    imported = import_data(data, file, decoded)  # Kahoot, ..., Moodle XML, QTI, Quizlet (see formats)
     if imported is not None:
         imported.problems[:0] = damage
         return _read_imported(path, imported, earlier)

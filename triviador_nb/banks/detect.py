@@ -23,11 +23,20 @@ cp1250 ``Győr`` as latin-1 ``Gyõr`` and latin-1 ``Crème brûlée`` /
 Delimiter rule (:func:`sniff_delimiter`): count ``,`` ``;`` and tab in the
 first line outside double quotes; the most frequent wins, ties in that order
 (so a one-column file is comma-separated).
+
+Kinds of file, by content (never by name): :func:`not_text` names pictures,
+PDFs, archives and zips of other kinds (SCORM, H5P, a Moodle backup);
+:func:`xml_kind` tells Moodle XML and QTI from other XML by the first
+element; :func:`is_qti_package` finds QTI files in a zip (Canvas,
+Blackboard, QTI 2.1); :func:`is_quizlet` recognises Quizlet's ``term TAB
+definition`` lines.
 """
 
 from __future__ import annotations
 
+import io
 import re
+import zipfile
 from dataclasses import dataclass
 
 DELIMITERS = (",", ";", "\t")
@@ -150,18 +159,23 @@ def not_text(data: bytes) -> str | None:
 
 
 def _zip_kind(data: bytes) -> str | None:
-    import io
-    import zipfile
-
     try:
-        names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            names = archive.namelist()
+            if any(name.startswith("xl/") for name in names) or qti_members(archive):
+                return None  # a workbook, or QTI questions: their importers read them
     except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError):
         return None  # a damaged workbook, perhaps: the xlsx reader says so
-    if any(name.startswith("xl/") for name in names):
-        return None
     for start, kind in _ZIP_KINDS:
         if any(name.startswith(start) for name in names):
             return kind
+    if "h5p.json" in names:
+        return "an H5P package, which cannot be read: export its questions in another format"
+    if "moodle_backup.xml" in names:
+        return "a Moodle course backup (.mbz): export the questions from Moodle's question bank as Moodle XML instead"
+    if "imsmanifest.xml" in names:
+        return ("an IMS package (SCORM or Common Cartridge) without QTI questions: export the quiz as QTI "
+                "(Canvas: Export quiz as QTI; Blackboard: Export test) or Moodle XML")
     return "a zip archive"
 
 
@@ -172,3 +186,94 @@ def nul_lines(text: str) -> list[int]:
     if "\x00" not in text:
         return []
     return [number for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1) if "\x00" in line]
+
+
+# ---------------------------------------------------------------- XML, QTI packages, Quizlet
+
+QTI_ROOTS = frozenset({"questestinterop", "assessmentItem"})
+"""Root elements of QTI question files: 1.2 (Canvas, Blackboard's ``.dat``) and 2.x."""
+_XML_START = re.compile(r"\A(?:\s|<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>\[]*(?:\[.*?\])?\s*>)*<([A-Za-z_][\w.:-]*)([^>]*)>",
+                        re.DOTALL)
+_UNSUPPORTED_XML = {
+    "assessmentTest": "a QTI 2 test, which only lists its item files: give the whole zip package "
+                      "(the test with its items)",
+    "manifest": "an IMS package manifest (imsmanifest.xml), which only lists a package's files: give the whole zip",
+    "qti-assessment-item": "a QTI 3.0 item, which cannot be read: export QTI 2.1 or 1.2 instead",
+    "qti-assessment-test": "a QTI 3.0 test, which cannot be read: export QTI 2.1 or 1.2 instead",
+    "html": "a web page (HTML)",
+    "svg": "an SVG picture",
+}
+
+
+@dataclass(frozen=True)
+class XmlKind:
+    """What an XML file is: ``format`` ``"moodle_xml"`` or ``"qti"`` when it can be imported, else
+    None and ``what`` says what it is and what to do."""
+
+    format: str | None
+    what: str
+
+
+def xml_kind(text: str) -> XmlKind | None:
+    """What ``text`` is when it is XML (its first element, after the prolog, comments and doctype), else None.
+
+    ``<quiz>`` without a namespace is Moodle XML; QTI's ``<questestinterop>``
+    (1.2) and ``<assessmentItem>`` (2.x) are QTI; Canvas' own ``<quiz>``
+    (assessment_meta.xml) and the roots in :data:`_UNSUPPORTED_XML` are named.
+    """
+    start = _XML_START.match(text[:65536])
+    if start is None:
+        return None
+    name, attributes = start[1].split(":")[-1], start[2]
+    if name == "quiz" and "xmlns=" not in attributes:
+        return XmlKind("moodle_xml", "Moodle XML")
+    if name == "quiz":
+        return XmlKind(None, "Canvas' quiz settings (assessment_meta.xml), which hold no questions: give the whole "
+                             "QTI zip that Canvas exported")
+    if name in QTI_ROOTS:
+        return XmlKind("qti", "QTI 1.2" if name == "questestinterop" else "QTI 2")
+    what = _UNSUPPORTED_XML.get(name, f"an XML file whose first element is <{start[1]}>")
+    return XmlKind(None, what)
+
+
+MAX_ZIP_MEMBERS = 50_000
+"""A zip with more files than this is not searched for QTI questions."""
+
+
+def qti_members(archive: zipfile.ZipFile) -> list[str]:
+    """The names of a zip's members (in the archive's order) that hold QTI questions, by their first element."""
+    names = archive.namelist()
+    if len(names) > MAX_ZIP_MEMBERS or any(name.startswith("xl/") for name in names):  # too big, or a workbook
+        return []
+    found = []
+    for info in archive.infolist():
+        if info.is_dir() or not info.filename.lower().endswith((".xml", ".dat", ".qti")):
+            continue
+        try:
+            with archive.open(info) as member:
+                head = member.read(4096)
+        except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError, ValueError):
+            continue  # damaged or encrypted: the importer says so
+        kind = xml_kind(decode(head).text)
+        if kind is not None and kind.format == "qti":
+            found.append(info.filename)
+    return found
+
+
+def is_qti_package(data: bytes) -> bool:
+    """True for a zip holding QTI question files (Canvas, Blackboard, a QTI 2.1 package)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return bool(qti_members(archive))
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError):
+        return False
+
+
+def is_quizlet(text: str) -> bool:
+    """True for a Quizlet export: ``term TAB definition`` lines, the first with exactly one tab,
+    no line with more than one, most lines with one (a line without a tab continues a definition)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) < 2 or lines[0].count("\t") != 1:
+        return False
+    tabs = [line.count("\t") for line in lines]
+    return max(tabs) == 1 and 2 * sum(tabs) >= len(lines)

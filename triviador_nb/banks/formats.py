@@ -27,6 +27,17 @@ file's own terms:
   first line); columns are ``-``.
 * ``aiken`` - Moodle Aiken: a question line, options ``A. ...`` or
   ``A) ...``, then ``ANSWER: B``. Rows are line numbers.
+* ``moodle_xml`` - Moodle XML (``<quiz>``): :mod:`triviador_nb.banks.moodle_xml`.
+* ``qti`` - QTI 1.2 and 2.x, a zip (Canvas, Blackboard) or one XML file:
+  :mod:`triviador_nb.banks.qti`.
+* ``quizlet`` - a Quizlet export, ``term TAB definition`` lines:
+  :mod:`triviador_nb.banks.quizlet`.
+
+Which one a file is, is told by :mod:`triviador_nb.banks.detect`
+(:func:`~triviador_nb.banks.detect.xml_kind`, ``is_qti_package``,
+``is_quizlet``) and the header search here; an XML file of another kind (an
+IMS manifest alone, a QTI 3.0 item, Canvas' quiz settings) is one error
+saying what it is and what to give instead.
 
 Spreadsheet formats (the xlsx and CSV ones) are recognised from their header
 row, so a Kahoot sheet saved as CSV works too; CSV files are decoded and
@@ -44,75 +55,22 @@ import io
 import itertools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
 
 import pandas as pd
 
-from triviador_nb.banks.detect import Decoded, decode, sniff_delimiter
+from triviador_nb.banks.detect import Decoded, XmlKind, decode, is_qti_package, is_quizlet, sniff_delimiter, xml_kind
 from triviador_nb.banks.html_text import html_text_and_images, html_to_text
+from triviador_nb.banks.imported import (BANK_FILES, COLUMNS, TRUE_FALSE, TYPING, Imported, empty_rows as _empty_rows,
+                                         failed, skipped)
+from triviador_nb.banks.moodle_xml import import_moodle_xml
 from triviador_nb.banks.problems import WHOLE_ROW, BankProblem, Severity
+from triviador_nb.banks.qti import import_qti_package, import_qti_xml
+from triviador_nb.banks.quizlet import import_quizlet
 
-COLUMNS = ("type", "question", "answer", "wrong_1", "wrong_2", "wrong_3", "category", "difficulty", "source", "fact", "id")
 HEADER_SEARCH_ROWS = 20
-FORMATS = ("kahoot", "quizizz", "blooket", "gimkit", "gift", "aiken")
-SKIPPED = "skipped "
-"""How every warning about a row left out of the bank begins (see :func:`skipped`)."""
-FIRST_WORDS = 6
-
-
-def first_words(question: str) -> str:
-    """The question's first :data:`FIRST_WORDS` words in double quotes, ``...`` when cut."""
-    words = question.split()
-    if not words:
-        return "(a question without text)"
-    cut = " ".join(words[:FIRST_WORDS])
-    return f'"{cut}..."' if len(words) > FIRST_WORDS else f'"{cut}"'
-
-
-def skipped(question: str, reason: str) -> str:
-    """The message of a row left out: ``skipped "Is the Danube a river?": true/false question: ...``."""
-    return f"{SKIPPED}{first_words(question)}: {reason}"
-
-
-TRUE_FALSE = "true/false question: a game needs 4 options"
-TYPING = ("typing question: no options and no number (a game needs 4 options, or one whole number "
-          "for a guess question)")
-
-
-@dataclass
-class Imported:
-    """One imported file.
-
-    Attributes:
-        format: one of :data:`FORMATS`.
-        header: the source's column names in order (empty for text formats);
-            problems are sorted by their place.
-        rows: the question rows in the project's columns (all text), indexed
-            by source row/line number. Rows with an import error are left out.
-        problems: what the importer found, in source terms.
-        columns: ``(row, project column)`` to the source column naming it,
-            used to report the project's checks in source terms.
-    """
-
-    format: str
-    header: list[str] = field(default_factory=list)
-    rows: pd.DataFrame | None = None
-    problems: list[BankProblem] = field(default_factory=list)
-    columns: dict[tuple[int, str], str] = field(default_factory=dict)
-
-    def relabel(self, problem: BankProblem) -> BankProblem:
-        """``problem`` with its project column replaced by the source column."""
-        column = self.columns.get((problem.row, problem.column))
-        if column is None:
-            return problem
-        message = re.sub(  # "option 'b' repeats wrong_1" names the source column too
-            r"(?:(?<= repeats )|(?<= the same as ))(answer|wrong_[123])\b",
-            lambda match: self.columns.get((problem.row, match[0]), match[0]),
-            problem.message,
-        )
-        return BankProblem(problem.file, problem.row, column, message, problem.severity)
+FORMATS = ("kahoot", "quizizz", "blooket", "gimkit", "gift", "aiken", "moodle_xml", "qti", "quizlet")
 
 
 # ---------------------------------------------------------------- detection
@@ -120,15 +78,17 @@ class Imported:
 
 def detect_format(path: str | Path) -> str:
     """``"csv"`` (the project's format, also the default) or one of :data:`FORMATS` (``"xlsx"`` or
-    ``"xls"`` for a workbook that cannot be imported)."""
+    ``"xls"`` for a workbook that cannot be imported, ``"xml"`` for an XML file of another kind)."""
     imported = import_file(path)
     return "csv" if imported is None else imported.format
 
 
 def _text_format(text: str, head: list[list[str]]) -> str:
-    """``csv`` (a project header on row 1, or nothing else recognised), ``gift`` or ``aiken``."""
+    """``csv`` (a project header on row 1, or nothing else recognised), ``quizlet``, ``gift`` or ``aiken``."""
     if head and {"type", "question", "answer"} <= {cell.lower() for cell in head[0]}:
         return "csv"
+    if is_quizlet(text) and not {"question", "answer"} & {cell.lower() for cell in head[0]}:
+        return "quizlet"
     if _GIFT_BLOCK.search(_escaped(_without_gift_comments(text))):
         return "gift"
     if _AIKEN_ANSWER.search(text) and _AIKEN_OPTION.search(text):
@@ -148,26 +108,33 @@ def import_file(path: str | Path, file: str | None = None) -> Imported | None:
 def import_data(data: bytes, file: str, decoded: Decoded | None = None) -> Imported | None:
     """Like :func:`import_file` for a file whose bytes (and perhaps decoded text) were already read."""
     if data.startswith(b"\xd0\xcf\x11\xe0"):  # the old binary Excel format
-        return _failed("xls", file, "an old .xls workbook, which cannot be read: save it as .xlsx or CSV")
+        return failed("xls", file, "an old .xls workbook, which cannot be read: save it as .xlsx or CSV")
+    if data.startswith(b"PK\x03\x04") and is_qti_package(data):  # Canvas, Blackboard, QTI 2.1
+        return import_qti_package(data, file)
     if data.startswith(b"PK\x03\x04"):
         try:
             records = _xlsx_records(data)
         except Exception as exc:  # openpyxl raises many kinds for damaged workbooks
-            return _failed("xlsx", file, f"cannot read the workbook: {exc}")
+            return failed("xlsx", file, f"cannot read the workbook: {exc}")
         found = _find_header(records)
         if not found:
-            return _failed(
+            return failed(
                 "xlsx", file, "an xlsx workbook, but its first sheet has no Kahoot header (Question, Answer 1-4, "
                 "Correct answer(s)) or Quizizz header (Question Text, Option 1-5, Correct Answer) in its first "
                 f"{HEADER_SEARCH_ROWS} rows; or save it as CSV in the project's columns",
             )
         return _import_sheet(file, records, *found)
     text = (decoded or decode(data)).text
+    xml = xml_kind(text)
+    if xml is not None:
+        return _import_xml(xml, data, text, file)
     head = _csv_records(text, HEADER_SEARCH_ROWS)
     found = _find_header(head)
     if found:
         return _import_sheet(file, _csv_records(text), *found)
     kind = _text_format(text, head)
+    if kind == "quizlet":
+        return import_quizlet(text, file)
     if kind == "gift":
         return _import_gift(file, text)
     if kind == "aiken":
@@ -175,12 +142,14 @@ def import_data(data: bytes, file: str, decoded: Decoded | None = None) -> Impor
     return None
 
 
-def _failed(kind: str, file: str, message: str) -> Imported:
-    return Imported(kind, [], _empty_rows(), [BankProblem(file, 1, WHOLE_ROW, message)])
-
-
-def _empty_rows() -> pd.DataFrame:
-    return pd.DataFrame(columns=list(COLUMNS), dtype=object)
+def _import_xml(xml: XmlKind, data: bytes, text: str, file: str) -> Imported:
+    """A Moodle XML or QTI file, or one error saying what the XML file is."""
+    source = data if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<") else text.encode("utf-8")  # UTF-16
+    if xml.format == "moodle_xml":
+        return import_moodle_xml(source, file)
+    if xml.format == "qti":
+        return import_qti_xml(source, file)
+    return failed("xml", file, f"this is {xml.what}; a question bank is {BANK_FILES}")
 
 
 # ---------------------------------------------------------------- spreadsheets
@@ -491,7 +460,7 @@ def _import_gift(file: str, text: str) -> Imported:
 def _gift_question(result: _Text, line: int, text: str, category: str) -> None:
     text = _escaped(text)
     text = re.sub(r"^\s*::.*?::", "", text, count=1, flags=re.DOTALL)
-    markup = re.match(r"^\s*\[(html|moodle|plain|markdown)\]", text)
+    markup = _GIFT_MARKUP.match(text)
     if markup:
         text = text[markup.end():]
     html = markup is not None and markup[1] == "html"
@@ -536,6 +505,19 @@ def _gift_answers(inside: str) -> list[tuple[str, float | None, str]]:
     return answers
 
 
+_GIFT_MARKUP = re.compile(r"^\s*\[(html|moodle|plain|markdown)\]")
+"""A format tag before a question's text, or before one answer's (``~[plain]blue``)."""
+
+
+def _gift_answer_text(body: str, plain: Callable[[str], str]) -> str:
+    """An answer's text: with its own format tag taken off (and its HTML made text), else as the question's."""
+    markup = _GIFT_MARKUP.match(body)
+    if markup is None:
+        return plain(body)
+    rest = body[markup.end():]
+    return html_to_text(_unescaped(rest)) if markup[1] == "html" else _unescaped(rest)
+
+
 def _is_matching(inside: str) -> bool:
     """Matching questions pair ``=a -> b`` inside the braces (``->`` in feedback after ``#`` does not count)."""
     answers = _gift_answers(inside)
@@ -546,8 +528,9 @@ def _gift_numeric(result: _Text, line: int, question: str, body: str, category: 
     body = body.strip()
     if body.startswith("="):  # {#=1821:0 =%50%1822:2}: the full-marks answer is the answer
         answers = _gift_answers(body)
-        full = [text.strip() for _, weight, text in answers if weight is None or weight == 100]
-        if "~" in body or len(full) != 1:
+        # ~ answers (a wrong value's feedback, or "~#feedback": Moodle's catch-all) and =%0%... give no marks
+        full = [text.strip() for mark, weight, text in answers if mark == "=" and weight in (None, 100)]
+        if len(full) != 1:
             result.skip(line, question, f"{len(full)} numeric answers with full marks; a guess question needs "
                                         "exactly one (write {#1822})")
             return
@@ -573,12 +556,15 @@ def _gift_choice(result: _Text, line: int, question: str, inside: str, category:
                  plain: Callable[[str], str]) -> None:
     right: list[str] = []
     wrong: list[str] = []
-    for mark, weight, body in _gift_answers(inside):
+    answers = _gift_answers(inside)
+    if not re.search(r"[=~]", inside):  # {Nazareth}: one short answer needs no = (GIFT-grammar-PEG.js)
+        answers = [("=", None, inside.split("#")[0])]
+    for mark, weight, body in answers:
         if weight is not None and ((mark == "=" and weight != 100) or (mark == "~" and weight > 0)):
             result.skip(line, question, "partial-credit answers (%50%) cannot be played; "
                                         "mark one answer = and three ~")
             return
-        (right if mark == "=" else wrong).append(plain(body))
+        (right if mark == "=" else wrong).append(_gift_answer_text(body, plain))
     if not wrong and len(right) == 1 and _is_digits(right[0]):
         result.add(line, question, right[0], category=category)
     elif not wrong:
@@ -588,7 +574,8 @@ def _gift_choice(result: _Text, line: int, question: str, inside: str, category:
         result.skip(line, question, f"{len(right)} right answers (=); a game's question has exactly one")
     elif len(wrong) != 3:
         result.skip(line, question, TRUE_FALSE if len(wrong) == 1 and {right[0].casefold(), wrong[0].casefold()}
-                    in ({"true", "false"}, {"yes", "no"}) else f"{len(wrong)} wrong answers (~): a game needs 3")
+                    in ({"true", "false"}, {"yes", "no"})
+                    else f"{len(wrong)} wrong answer{'s' if len(wrong) != 1 else ''} (~): a game needs 3")
     else:
         result.add(line, question, right[0], wrong, category=category)
 
