@@ -184,7 +184,6 @@ POLYGON_HELP = ("a Polygon's coordinates are rings, each a list of at least 4 [l
 
 
 @pytest.mark.parametrize("coordinates, message", [
-    ([], 'features[0] "R0C0": empty Polygon'),
     ([[[7.0, 47.2], [7.3, 47.2], [7.3, 47.4], "NaN"]], 'features[0] "R0C0": malformed Polygon coordinates '
                                                      f"(could not convert string to float: 'N'); {POLYGON_HELP}"),
     ([[[7.0, 47.2], [7.3, 47.2], [7.3, 47.4], [7.0, 47.2]], [[1]]],
