@@ -8,6 +8,7 @@ degrees at 7E 47N named ``R<row>C<col>``), changed the way the file was.
 
 from __future__ import annotations
 
+import json
 import math
 import unicodedata
 
@@ -161,3 +162,37 @@ def test_names_in_two_unicode_forms_are_shown_with_their_code_points(tmp_path):
         'names that differ only in case, accents or spacing: "Gen\u00e8ve" (\u00e8 = U+00E8, NFC) and '
         '"Gene\u0300ve" (e\u0300 = U+0065 U+0300, NFD); they stay different territories, and a link must name '
         "one of them exactly")
+
+
+# --- the command line's --link ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("words, links", [
+    (["A=B", "C=D"], [("A", "B"), ("C", "D")]),  # the form the help shows: two links
+    (["Isle of Wight=Hampshire", "Kent=Essex"], [("Isle of Wight", "Hampshire"), ("Kent", "Essex")]),  # quoted
+    (["Isle", "of", "Wight=Hampshire"], [("Isle of Wight", "Hampshire")]),  # one link, names unquoted
+    (["Isle", "of", "Wight", "=", "Hampshire"], [("Isle of Wight", "Hampshire")]),
+    (["A", "B"], [("A", "B")]),
+])
+def test_link_words_are_read_as_the_help_shows(words, links):
+    from triviador_nb.cli import build_parser
+
+    args = build_parser().parse_args(["simulate", "--link", *words, "--link", "X=Y"])
+
+    assert args.link == [*links, ("X", "Y")]
+
+
+def test_links_in_one_option_that_cannot_be_split_say_how_to_write_them(capsys):
+    assert main(["simulate", "--link", "Isle", "of", "Wight=Hampshire", "Kent=Essex"]) == 2
+    assert ("--link 'Isle of Wight=Hampshire Kent=Essex': give each link as A=B, e.g. --link A=B C=D, and quote a "
+            'name of several words: --link "Isle of Wight=Hampshire"') in capsys.readouterr().err
+
+
+def test_two_links_in_one_option_make_a_map_load(tmp_path, capsys):
+    islands = [feature("Isle A", polygon(square(8.5, 47.25, 8.8, 47.45))),
+               feature("Isle B", polygon(square(8.5, 46.8, 8.8, 47.0)))]
+    path = tmp_path / "map.geojson"
+    path.write_text(json.dumps(collection(grid() + islands)), encoding="utf-8")
+
+    assert main(["maps", "check", str(path), "--link", "Isle A=R0C2", "Isle B=R2C2"]) == 0
+    assert f"{path}: OK, 11 territories, 12 borders, 2 links, 1 warning" in capsys.readouterr().out
