@@ -196,3 +196,114 @@ def test_two_links_in_one_option_make_a_map_load(tmp_path, capsys):
 
     assert main(["maps", "check", str(path), "--link", "Isle A=R0C2", "Isle B=R2C2"]) == 0
     assert f"{path}: OK, 11 territories, 12 borders, 2 links, 1 warning" in capsys.readouterr().out
+
+
+# --- Highcharts' map collection: chart units and "hc-transform" ---------------------------------
+
+# Greece's entry in Highcharts' collection has this shape (a PROJ string, then scaled to chart units);
+# here a transverse Mercator on 8E for the grid at 7-8E.
+HC_TRANSFORM = {"crs": "+proj=tmerc +lat_0=0 +lon_0=8 +k=0.9996 +x_0=500000 +y_0=0 +ellps=GRS80 +units=m +no_defs",
+                "scale": 0.008, "jsonres": 15.5, "jsonmarginX": -999, "jsonmarginY": 9851.0,
+                "xoffset": 420000.0, "yoffset": 5260000.0}
+
+
+def to_chart_units(lon: float, lat: float, transform: dict) -> list[float]:
+    """Highcharts' transformFromLatLon: projected, turned, scaled and moved to chart units."""
+    from pyproj import Transformer
+
+    x, y = Transformer.from_crs("EPSG:4326", transform["crs"], always_xy=True).transform(lon, lat)
+    angle = transform.get("rotation", 0.0)
+    x, y = x * math.cos(angle) + y * math.sin(angle), -x * math.sin(angle) + y * math.cos(angle)
+    t = {"xpan": 0.0, "ypan": 0.0, **transform}
+    return [round(((x - t["xoffset"]) * t["scale"] + t["xpan"]) * t["jsonres"] + t["jsonmarginX"], 3),
+            round(-(((t["yoffset"] - y) * t["scale"] + t["ypan"]) * t["jsonres"] - t["jsonmarginY"]), 3)]
+
+
+def highcharts_map(transform: dict, features: list[dict] | None = None) -> dict:
+    features = features or grid()
+    for f in features:
+        f["geometry"]["coordinates"] = [[to_chart_units(x, y, transform) for x, y in ring]
+                                        for ring in f["geometry"]["coordinates"]]
+    # like the collection's files: a "crs" naming the projection before the scaling, which is not the units
+    return collection(features, title="Grid", crs={"type": "name", "properties": {"name": "EPSG:2100"}},
+                      **{"hc-transform": {"default": transform}})
+
+
+def turned(transform: dict, rotation: float) -> dict:
+    """``transform`` turned by ``rotation`` radians, its offsets moved so that the grid stays in the chart."""
+    from pyproj import Transformer
+
+    x, y = Transformer.from_crs("EPSG:4326", transform["crs"], always_xy=True).transform(7.0, 47.4)
+    rx, ry = x * math.cos(rotation) + y * math.sin(rotation), -x * math.sin(rotation) + y * math.cos(rotation)
+    return {**transform, "rotation": rotation, "xoffset": round(rx - 10000), "yoffset": round(ry + 10000)}
+
+
+@pytest.mark.parametrize("rotation", [0.0, -0.0872664625997])  # Canada's entry turns its map by -5 degrees
+def test_a_highcharts_map_is_turned_back_into_longitude_and_latitude(tmp_path, rotation):
+    transform = turned(HC_TRANSFORM, rotation)
+    data = highcharts_map(transform)
+    chart = shapely.total_bounds([shape(f["geometry"]) for f in data["features"]])
+    assert -999 < chart[0] < chart[2] < 9851 and -999 < chart[1] < chart[3] < 9851  # chart units, as the files have
+
+    check = checked(tmp_path, data)
+
+    assert check.ok, check.errors
+    (south, west), (north, east) = check.game_map.bounds
+    assert (south, west, north, east) == pytest.approx((46.8, 7.0, 47.4, 7.9), abs=1e-4)
+    assert check.warnings[0] == (
+        'a Highcharts map: its chart coordinates were turned into longitude/latitude with its "hc-transform" '
+        '("default" for 9 features; projection +proj=tmerc +lat_0=0 +lon_0=8 +k=0.9996 +x_0=500000 +y_0=0 '
+        "+ellps=GRS80 +unit...), as Highcharts' transformToLatLon does")
+
+
+def test_a_highcharts_inset_is_read_with_its_own_transform(tmp_path):
+    """France's map draws its overseas regions in insets, each with a hitZone and its own transform."""
+    inset = {**HC_TRANSFORM, "yoffset": 5549000.0, "scale": 0.002,
+             "hitZone": {"type": "Polygon", "coordinates": [[[-999, -999], [9000, -999], [9000, 0], [-999, 0],
+                                                             [-999, -999]]]}}
+    islands = [feature("Isle", polygon(square(8.0, 47.0, 8.1, 47.2)))]
+    data = highcharts_map(HC_TRANSFORM)
+    data["features"] += highcharts_map(inset, islands)["features"]
+    data["hc-transform"]["inset"] = inset
+    isle = shape(data["features"][-1]["geometry"])
+    assert inset["hitZone"]["coordinates"][0][0][1] < isle.bounds[1] < isle.bounds[3] < 0  # drawn in the inset
+
+    check = checked(tmp_path, data, links=[("Isle", "R1C2")])
+
+    assert check.ok, check.errors
+    drawn = shape(check.game_map.features["Isle"]["geometry"])
+    assert drawn.bounds == pytest.approx((8.0, 47.0, 8.1, 47.2), abs=1e-4)  # where it is, not in the inset
+    assert '("default" for 9 features, "inset" for 1 feature;' in check.warnings[0]
+
+
+@pytest.mark.parametrize("entry, problem", [
+    ({"scale": 0.0001}, 'its "hc-transform" entry "default" has no "crs" (the projection, a PROJ string)'),
+    ({**HC_TRANSFORM, "scale": "0.0001"}, 'its "hc-transform" entry "default" has "scale": \'0.0001\', not a number'),
+    ({**HC_TRANSFORM, "jsonres": 0}, 'its "hc-transform" entry "default" has a "scale" or "jsonres" of 0'),
+])
+def test_a_highcharts_transform_that_cannot_be_read_says_what_the_file_is(tmp_path, entry, problem):
+    data = highcharts_map(HC_TRANSFORM)
+    data["hc-transform"] = {"default": entry}
+
+    assert checked(tmp_path, data).errors == (
+        'the file is a Highcharts map (its coordinates are chart units, and its "hc-transform" member says how to '
+        f"turn them into longitude/latitude), but {problem}; convert the map to GeoJSON in longitude/latitude "
+        "(WGS 84) first, e.g. with Highcharts' transformToLatLon, or take the map from a source that gives "
+        "longitude/latitude",)
+
+
+def test_highcharts_india_reads_a_point_of_puducherry_where_yanam_lies():
+    """Highcharts' countries/in/in-all.geo.json: its transform, and the first point of Puducherry's
+    first part (4132, 2394), which is Yanam, an enclave at about 16.73N 82.21E."""
+    from triviador_nb.maps.highcharts import to_lon_lat
+
+    india = {"default": {
+        "crs": "+proj=lcc +lat_1=19 +lat_0=19 +lon_0=80 +k_0=0.99878641 +x_0=2743195.592233322 "
+               "+y_0=914398.5307444407 +a=6377299.36559538 +b=6356098.359005156 +to_meter=0.9143985307444408 "
+               "+no_defs",
+        "scale": 0.000208805754963, "jsonres": 15.5, "jsonmarginX": -999, "jsonmarginY": 9851.0,
+        "xoffset": 1676654.55745, "yoffset": 3026618.02308}}
+
+    converted = to_lon_lat({0: shapely.Point(4132, 2394)}, india)
+
+    assert shapely.get_coordinates(converted.shapes[0])[0] == pytest.approx((82.2476, 16.6918), abs=1e-4)

@@ -37,6 +37,9 @@ that is what the game works in. Files published elsewhere are often not:
   beyond +-180 or +-90 (a world map's ``180.0000000000002``) are taken as
   the edge.
 
+* **Highcharts' map collection** (``"hc-transform"``): chart units, turned
+  into degrees with the file's own transform (:mod:`.highcharts`).
+
 Everything else that is not degrees is reported: one message for the
 whole file (in a CRS the file does not name), or one per feature (a feature
 in metres in a map in degrees).
@@ -51,6 +54,8 @@ from typing import Any
 
 import numpy as np
 import shapely
+
+from . import highcharts
 
 DEGREE_TOLERANCE = 1e-6  # degrees (about 0.1 m) beyond +-180 / +-90 that count as the edge
 WEB_MERCATOR_MAX = 20037508.342789244  # metres: +-180 degrees of longitude in EPSG:3857
@@ -91,11 +96,21 @@ def to_degrees(shapes: Mapping[int, shapely.Geometry], data: Mapping[str, Any], 
     result = Degrees(dict(shapes))
     if not shapes:
         return result
-    bounds = {i: g.bounds for i, g in shapes.items()}
-    west, south, east, north = _total(bounds.values())
-    declared, declared_problem = declared_crs(data.get("crs"))
+    if highcharts.MEMBER in data:  # Highcharts' chart units: its own transform, not the "crs" member, says how
+        converted = highcharts.to_lon_lat(shapes, data[highcharts.MEMBER])
+        result.errors += converted.errors
+        result.feature_errors.update(converted.feature_errors)
+        if converted.errors or not converted.shapes:
+            return result
+        result.shapes = converted.shapes
+        result.notes.append(converted.note)
+        declared, declared_problem = None, None
+    else:
+        declared, declared_problem = declared_crs(data.get("crs"))
     if declared_problem:
         result.notes.append(declared_problem)
+    bounds = {i: g.bounds for i, g in result.shapes.items()}
+    west, south, east, north = _total(bounds.values())
     degree_like = {i: _degree_like(b) for i, b in bounds.items()}
     if _swapped_by_range(west, south, east, north):
         result.shapes = {i: swap_axes(g) for i, g in result.shapes.items()}

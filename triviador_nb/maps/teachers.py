@@ -600,11 +600,14 @@ def _suggested_links(groups: list[list[int]], shapes_km: dict[int, shapely.Geome
 
 def distance_text(km: float) -> str:
     """How far apart two territories are, never "0 km" for ones that do not touch:
-    ``"touches it only at a point"`` (0), ``"263 m away"`` (under 1 km), ``"58 km away"``."""
+    ``"touches it, but they share less than 1 km of border"`` (0), ``"less than 1 m away"``,
+    ``"263 m away"`` (under 1 km), ``"58 km away"``."""
     if km <= 0:
         return f"touches it, but they share less than {MIN_SHARED_BORDER_KM:g} km of border"
+    if km < 0.0005:
+        return "less than 1 m away"
     if km < 1:
-        return f"{max(1, round(km * 1000))} m away"
+        return f"{km * 1000:.0f} m away"
     return f"{km:,.0f} km away"
 
 
