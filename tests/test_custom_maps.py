@@ -439,6 +439,8 @@ def test_cli_check_a_good_map_prints_warnings_and_ok(tmp_path, capsys):
         f"{path}: warning: 10 territories; the built-in rule sets are made for 15 or 19 (D15), "
         "other counts play but rounds may run uneven",
         f"{path}: OK, 10 territories, 12 borders, 1 link, 1 warning",
+        f"{path}: the map lies around 47.0°N 20.4°E (if it belongs around 20.4°N 47.0°E, its latitudes and "
+        "longitudes are swapped: fix the file)",
         f"{path}: to draw: 10 territories, 50 points, 1 KB of outlines (simplified)",
     ]
     assert main(["maps", "check", str(path), "--link", "Island", "B3"]) == 0  # the two names: as before
@@ -462,7 +464,7 @@ def test_cli_check_name_property_and_players(tmp_path, capsys):
     row = [feature(c, polygon(box(*cell(0, i))), "nom") for i, c in enumerate("XYZ")]
     path = write(tmp_path, row)
     assert main(["maps", "check", str(path), "--name-property", "nom", "--players", "2"]) == 0
-    assert capsys.readouterr().out.splitlines()[-2] == f"{path}: OK, 3 territories, 2 borders, 0 links, 1 warning"
+    assert capsys.readouterr().out.splitlines()[-3] == f"{path}: OK, 3 territories, 2 borders, 0 links, 1 warning"
     assert main(["maps", "check", str(path), "--name-property", "nom"]) == 1
     assert "too few territories for 3 players" in capsys.readouterr().out
 

@@ -486,7 +486,7 @@ def test_merge_by_name_on_the_command_line_and_a_lone_merged_territory(tmp_path,
         f"{path}: 1 error, 2 warnings",
     ]
     assert main(["maps", "check", str(path), "--merge-by-name", "--link", "Isle=R1C0"]) == 0
-    assert capsys.readouterr().out.splitlines()[-2] == f"{path}: OK, 10 territories, 12 borders, 1 link, 2 warnings"
+    assert capsys.readouterr().out.splitlines()[-3] == f"{path}: OK, 10 territories, 12 borders, 1 link, 2 warnings"
 
 
 def test_many_lone_territories_are_capped_with_a_count(tmp_path):

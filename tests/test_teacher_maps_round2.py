@@ -307,3 +307,150 @@ def test_highcharts_india_reads_a_point_of_puducherry_where_yanam_lies():
     converted = to_lon_lat({0: shapely.Point(4132, 2394)}, india)
 
     assert shapely.get_coordinates(converted.shapes[0])[0] == pytest.approx((82.2476, 16.6918), abs=1e-4)
+
+
+# --- a mistyped longitude, and swapped axes that stay within +-90 --------------------------
+
+
+@pytest.mark.parametrize("point", [0, 1])  # the ring's first (and last) point, or one in the middle
+def test_a_longitude_typed_180_degrees_off_is_a_warning_naming_the_feature(tmp_path, point):
+    """Swiss cantons with +180 on one point: it loaded as "OK", drawn from 7E to 188E; the first point
+    made GEOS raise "side location conflict" (a fault report) when the outline was cut at 180."""
+    features = grid()
+    ring = features[R1C1]["geometry"]["coordinates"][0]
+    ring[point][0] += 180
+    ring[-1] = ring[0]
+
+    check = checked(tmp_path, collection(features))
+
+    assert check.ok, check.errors
+    spot, km = ("47.0°N 172.7°W", "13,595") if point == 0 else ("47.0°N 172.4°W", "13,617")
+    assert check.warnings[0] == (
+        f'features[4] "R1C1": part of its outline reaches {spot}, {km} km beyond all the other territories, and '
+        "the map is drawn that wide: a mistyped coordinate? (a longitude 180 or 360 degrees off, or a sign left "
+        "out); fix it in the file")
+
+
+def test_a_territory_far_from_all_others_is_a_warning(tmp_path):
+    """A sign left out: R2C2 typed at 7.6W instead of 7.6E (it is then also a lone territory). Its nearest
+    point is 14.6 degrees of longitude from the others, 1,106 km on the map's plane at 47.1N."""
+    features = grid()
+    features[8]["geometry"] = polygon(square(-7.9, 46.8, -7.6, 47.0))
+
+    check = checked(tmp_path, collection(features), links=[("R2C2", "R2C1")])
+
+    assert check.ok, check.errors
+    assert check.warnings[0] == (
+        'features[8] "R2C2": lies 1,106 km beyond all the other territories (at 46.9°N 7.8°W): right for an '
+        "overseas region, else a mistyped coordinate; look at the map")
+
+
+def test_overseas_regions_within_the_others_reach_are_not_far(tmp_path):
+    """Like Hawaii beside Alaska and the states: further out than the map is wide is far, nearer is not."""
+    features = grid() + [feature("Isle", polygon(square(9.5, 47.0, 9.8, 47.2)))]
+
+    check = checked(tmp_path, collection(features), links=[("Isle", "R1C2")])
+
+    assert check.ok, check.errors
+    assert not [w for w in check.warnings if "beyond all the other territories" in w]
+
+
+def test_swapped_axes_found_by_the_bbox_members_the_features_keep(tmp_path):
+    """A script that swapped every pair of "coordinates" left RFC 7946's "bbox" members as they were."""
+    features = grid()
+    for f in features:
+        ring = f["geometry"]["coordinates"][0]
+        f["bbox"] = [min(x for x, _ in ring), min(y for _, y in ring), max(x for x, _ in ring),
+                     max(y for _, y in ring)]
+        f["geometry"]["coordinates"] = [[[y, x] for x, y in ring]]
+
+    check = checked(tmp_path, collection(features))
+
+    assert check.ok, check.errors
+    assert check.game_map.bounds == ((46.8, 7.0), (47.4, 7.9))
+    assert check.warnings[0] == (
+        'latitude and longitude are swapped: the features\' "bbox" members ([west, south, east, north]) fit the '
+        "outlines only when their pairs are read as [lat, lon], so they were swapped back; GeoJSON stores "
+        "[longitude, latitude]: fix the file to silence this warning")
+
+
+def test_maps_check_says_where_the_map_lies_and_where_it_would_lie_swapped(tmp_path, capsys):
+    """Swiss cantons with swapped axes lie in Somalia: nothing in the numbers says so, the place does."""
+    features = grid()
+    for f in features:
+        f["geometry"]["coordinates"] = [[[y, x] for x, y in ring] for ring in f["geometry"]["coordinates"]]
+    path = tmp_path / "cantons.geojson"
+    path.write_text(json.dumps(collection(features)), encoding="utf-8")
+
+    assert main(["maps", "check", str(path)]) == 0
+
+    assert capsys.readouterr().out.splitlines()[-2] == (
+        f"{path}: the map lies around 7.5°N 47.1°E (if it belongs around 47.1°N 7.5°E, its latitudes and "
+        "longitudes are swapped: fix the file)")
+
+
+# --- a 168 MB world file ---------------------------------------------------------------------
+
+
+def test_a_file_beyond_the_size_checked_is_refused_unread_with_how_to_simplify_it(tmp_path, monkeypatch):
+    from triviador_nb import maps
+
+    monkeypatch.setattr(maps, "MAX_MAP_MB", 1)
+    path = tmp_path / "world.geojson"
+    path.write_bytes(b" " * 1_700_000)  # unread: not even JSON
+
+    assert maps.check_map(path).errors == (
+        "the file is 2 MB, and maps up to 1 MB are checked (a game draws at most about 40,000 points, under 1 MB of "
+        "outlines): simplify it first, e.g. on mapshaper.org (Import, Simplify to 10% or less, Export as GeoJSON) or "
+        "with mapshaper's command line: mapshaper map.geojson -simplify 10% keep-shapes -o simplified.geojson; or "
+        "keep only the region you play on",)
+
+
+def test_the_stated_size_is_50_mb():
+    from triviador_nb import maps
+
+    assert maps.MAX_MAP_MB == 50
+    assert maps.too_big(168_000_000).startswith("the file is 168 MB, and maps up to 50 MB are checked")
+
+
+def test_a_long_check_tells_its_progress_on_stderr(tmp_path, capsys, monkeypatch):
+    from triviador_nb import cli
+
+    monkeypatch.setattr(cli, "PROGRESS_AFTER_S", 0.0)  # as if every step came after 2 s
+    path = tmp_path / "map.geojson"
+    path.write_text(json.dumps(collection(grid())), encoding="utf-8")
+
+    assert main(["maps", "check", str(path)]) == 0
+
+    told = [line.rsplit(" (", 1)[0] for line in capsys.readouterr().err.splitlines()]
+    assert told == [f"triviador-nb: {path}: {step}" for step in (
+        "reading 0.0 MB", "9 outlines read; converting coordinates",
+        *(f"outlines checked: {k} of 9" for k in range(1, 10)),
+        "measuring the borders", "simplifying the outlines for drawing and placing the labels")]
+
+
+def test_a_quick_check_tells_nothing_on_stderr(tmp_path, capsys):
+    path = tmp_path / "map.geojson"
+    path.write_text(json.dumps(collection(grid())), encoding="utf-8")
+
+    assert main(["maps", "check", str(path)]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_a_big_invalid_outline_is_simplified_by_10_m_before_it_is_repaired():
+    """A detailed country that crosses itself (53 s in make_valid for Brazil): simplified first, by
+    10 m, so its area stays what make_valid alone gives (benchmarks/map_repair.py times both)."""
+    from triviador_nb.maps.repair import REPAIR_SIMPLIFY_POINTS, repaired
+
+    steps = REPAIR_SIMPLIFY_POINTS + 1000
+    ring = [(8 + math.cos(2 * math.pi * k / steps) * (1 + 0.001 * math.sin(k)),
+             47 + math.sin(2 * math.pi * k / steps) * 0.7) for k in range(steps)]
+    ring[steps // 4] = (8.0, 45.8)  # a spike from the north across the south: it crosses itself
+    country = shapely.Polygon(ring)
+    assert not country.is_valid
+
+    fixed = repaired(country, 47.0)
+
+    plain = shapely.make_valid(country)
+    assert fixed.is_valid and shapely.get_num_coordinates(fixed) < shapely.get_num_coordinates(plain)
+    assert fixed.area == pytest.approx(plain.area, rel=1e-4)

@@ -23,6 +23,7 @@ import time
 from collections.abc import Iterator, Sequence
 
 PROG = "triviador-nb"
+PROGRESS_AFTER_S = 2.0  # `maps check` tells what it is doing once a check has taken this long
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -510,9 +511,17 @@ def _run_maps_list(args: argparse.Namespace) -> int:
 
 def _run_maps_check(args: argparse.Namespace) -> int:
     from triviador_nb.maps import check_map, draw_size
+    from triviador_nb.maps.places import where
+
+    started = time.monotonic()
+
+    def progress(message: str) -> None:  # quiet for a map checked in a moment
+        if time.monotonic() - started >= PROGRESS_AFTER_S:
+            print(f"{PROG}: {args.file}: {message} ({time.monotonic() - started:.0f} s)", file=sys.stderr,
+                  flush=True)
 
     try:
-        check = check_map(args.file, players=args.players, **_map_options(args))
+        check = check_map(args.file, players=args.players, progress=progress, **_map_options(args))
     except OSError as exc:
         print(f"{PROG}: error: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
@@ -529,6 +538,8 @@ def _run_maps_check(args: argparse.Namespace) -> int:
     summary = f"{args.file}: OK, {_territories(len(game_map.board))}, {_count(borders, 'border')}"
     summary += f", {_count(links, 'link')}" + (f", {_count(len(check.warnings), 'warning')}" if check.warnings else "")
     print(summary)
+    if check.computed:  # a teacher's own map: a map read with latitude and longitude swapped shows here
+        print(f"{args.file}: {where(game_map.bounds)}")
     size = draw_size(game_map)
     print(f"{args.file}: to draw: {_territories(size.territories)}, {size.vertices:,} points, "
           f"{size.geometry_bytes / 1024:,.0f} KB of outlines" + (" (simplified)" if check.computed else ""))

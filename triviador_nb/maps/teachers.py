@@ -40,7 +40,7 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -52,6 +52,7 @@ from shapely.geometry import shape
 from triviador_nb.engine.board import Board
 from .coordinates import compact_longitudes, to_degrees
 from .display import display_shapes, geojson_geometry
+from .places import far_features
 from .repair import collapsed_note, polygonal, repaired, without_collapsed
 from .model import (
     GEOMETRY_TYPES,
@@ -249,11 +250,15 @@ def check_plain_collection(
     links: Iterable[Any] | None,
     players: int,
     merge_by_name: bool = False,
+    progress: Callable[[str], None] | None = None,
 ) -> tuple[GameMap | None, list[str], list[str]]:
     """Check a plain GeoJSON FeatureCollection and build its map.
 
     ``data`` is a FeatureCollection with a non-empty ``features`` list (the
-    caller checked that); other arguments as :func:`triviador_nb.maps.load_map`.
+    caller checked that); ``progress`` is told what the check is doing, a
+    sentence at each step and at every tenth of the long ones (e.g.
+    ``"outlines checked: 1,200 of 3,231"``); other arguments as
+    :func:`triviador_nb.maps.load_map`.
 
     Returns:
         ``(game_map, errors, warnings)``; ``game_map`` is None when there are errors.
@@ -308,13 +313,18 @@ def check_plain_collection(
         return None, head + _in_feature_order([e for e in errors if "not a GeoJSON Feature" not in e]), notes
 
     # coordinates: WGS 84 degrees within range (coordinates.py), then each shape valid
+    tell = progress or (lambda _message: None)
+    tell(f"{len(raw):,} outlines read; converting coordinates")
     degrees = to_degrees(raw, data, features)
     notes += degrees.notes
     if degrees.errors:
         return None, head + degrees.errors + _in_feature_order(errors), notes
     problems.update(degrees.feature_errors)
     shapes: dict[int, shapely.Geometry] = {}  # index -> polygonal shape in degrees (repaired if invalid)
-    for index, shape_deg in sorted(degrees.shapes.items()):
+    step = max(1, len(degrees.shapes) // 10)
+    for done, (index, shape_deg) in enumerate(sorted(degrees.shapes.items()), start=1):
+        if done % step == 0:
+            tell(f"outlines checked: {done:,} of {len(degrees.shapes):,}")
         fixed, problem = _valid_polygon(shape_deg)
         if problem and fixed is not None and problem.startswith("invalid geometry"):
             # published files often have a crossing or a sliver a teacher cannot fix: shapely's make_valid can
@@ -326,6 +336,7 @@ def check_plain_collection(
             shapes[index] = fixed
     errors += [f"{who(i)}: {problem}" for i, problem in problems.items()]
     shapes, _moved = compact_longitudes(shapes)
+    notes += [f"{who(index)}: {text}" for index, text in far_features(shapes).items()]
 
     # territories: a feature each, or with merge_by_name the features sharing a name
     groups: dict[str, list[int]] = {}
@@ -354,6 +365,7 @@ def check_plain_collection(
     ids: dict[int, str | None] = dict(zip(territories, ids_of, strict=True))
 
     # adjacency over every territory with a polygon, so one bad feature does not hide the others' borders
+    tell("measuring the borders")
     indices = [i for i in territories if i in shapes]
     if indices:
         west, south, east, north = shapely.total_bounds([shapes[i] for i in indices]).tolist()
@@ -430,6 +442,7 @@ def check_plain_collection(
         {ids[i]: names[i] for i in territories},
         {ids[i]: sorted(ids[n] for n in neighbours[i]) for i in territories},
     )
+    tell("simplifying the outlines for drawing and placing the labels")
     drawn, drawing_note = display_shapes([shapes[i] for i in territories], coverage)
     if drawing_note:
         notes.append(drawing_note)
