@@ -181,9 +181,11 @@ def load_map(
 
     Coordinates: GeoJSON's longitude/latitude degrees (WGS 84); a file in a
     projected CRS is converted when its ``"crs"`` member names the CRS, or
-    when its coordinates are plainly Web Mercator metres, and swapped
+    when its coordinates are plainly Web Mercator metres, a Highcharts map
+    is turned back with its ``"hc-transform"``, and swapped
     latitude/longitude pairs are swapped back, each with a warning (see
-    :mod:`triviador_nb.maps.coordinates`).
+    :mod:`triviador_nb.maps.coordinates`). A file over :data:`MAX_MAP_MB` MB
+    is refused unread (a MapError saying how to simplify it).
 
     Returns:
         The map. Warnings (e.g. a territory count other than 15 or 19, D15)

@@ -30,6 +30,7 @@ used.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -139,7 +140,7 @@ def _read(member: Any) -> tuple[list[_Transform], str]:
         zone = None
         if entry.get("hitZone") is not None:
             try:
-                zone = to_shape(entry["hitZone"])
+                zone = shapely.make_valid(to_shape(entry["hitZone"]))
             except Exception:  # shapely raises several kinds on a malformed geometry
                 return [], f'{where} has a "hitZone" that is not a GeoJSON Polygon'
         transforms.append(_Transform(str(name), crs, numbers, zone))
@@ -148,11 +149,17 @@ def _read(member: Any) -> tuple[list[_Transform], str]:
     return transforms, ""
 
 
-def _apply(shape: shapely.Geometry, transform: _Transform) -> shapely.Geometry:
+@functools.lru_cache(maxsize=16)
+def _to_wgs84(crs: str) -> Any:
+    """pyproj's Transformer from a PROJ string to WGS 84 longitude/latitude, made once per string."""
     from pyproj import CRS, Transformer
 
+    return Transformer.from_crs(CRS.from_user_input(crs), "EPSG:4326", always_xy=True)
+
+
+def _apply(shape: shapely.Geometry, transform: _Transform) -> shapely.Geometry:
     n = transform.numbers
-    to_wgs84 = Transformer.from_crs(CRS.from_user_input(transform.crs), "EPSG:4326", always_xy=True)
+    to_wgs84 = _to_wgs84(transform.crs)
     cos, sin = math.cos(n["rotation"]), math.sin(n["rotation"])
 
     def convert(xy: np.ndarray) -> np.ndarray:
