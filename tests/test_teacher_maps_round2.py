@@ -8,6 +8,7 @@ degrees at 7E 47N named ``R<row>C<col>``), changed the way the file was.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import unicodedata
@@ -65,12 +66,24 @@ def test_several_collapsed_parts_and_a_collapsed_hole_are_one_warning(tmp_path):
     assert check.game_map.features["R1C1"]["geometry"]["type"] == "Polygon"
 
 
-def test_an_outline_that_collapsed_whole_is_still_an_error(tmp_path):
+def test_a_territory_that_collapsed_whole_is_left_out_with_a_warning(tmp_path):
+    """us-atlas's Falls Church (5 square km) is one point at the counties' precision."""
+    features = grid() + [feature("Falls Church", polygon([[[7.65, 47.1]] * 4]))]
+
+    check = checked(tmp_path, collection(features))
+
+    assert check.ok, check.errors
+    assert check.warnings[0] == ('features[9] "Falls Church": its whole outline collapsed to a point or a line (at '
+                                 "7.65 47.1; too small for the file's precision?): left out of the map")
+    assert "Falls Church" not in check.game_map.board.names.values()
+
+
+def test_a_ring_of_three_positions_is_malformed_not_collapsed(tmp_path):
     features = grid()
-    features[R1C1]["geometry"] = polygon([[in_r1c1(0.5, 0.5)] * 4])
+    features[R1C1]["geometry"] = polygon([[in_r1c1(0, 0), in_r1c1(1, 0), in_r1c1(0, 0)]])
 
     assert checked(tmp_path, collection(features)).errors[0] == (
-        'features[4] "R1C1": invalid geometry: Too few points in geometry component[7.45 47.1]')
+        'features[4] "R1C1": invalid geometry: Too few points in geometry component[7.3 47]')
 
 
 # --- India (2019): features with an empty MultiPolygon -----------------------------------
@@ -207,11 +220,16 @@ HC_TRANSFORM = {"crs": "+proj=tmerc +lat_0=0 +lon_0=8 +k=0.9996 +x_0=500000 +y_0
                 "xoffset": 420000.0, "yoffset": 5260000.0}
 
 
-def to_chart_units(lon: float, lat: float, transform: dict) -> list[float]:
-    """Highcharts' transformFromLatLon: projected, turned, scaled and moved to chart units."""
+@functools.lru_cache
+def projection(crs: str):
     from pyproj import Transformer
 
-    x, y = Transformer.from_crs("EPSG:4326", transform["crs"], always_xy=True).transform(lon, lat)
+    return Transformer.from_crs("EPSG:4326", crs, always_xy=True)
+
+
+def to_chart_units(lon: float, lat: float, transform: dict) -> list[float]:
+    """Highcharts' transformFromLatLon: projected, turned, scaled and moved to chart units."""
+    x, y = projection(transform["crs"]).transform(lon, lat)
     angle = transform.get("rotation", 0.0)
     x, y = x * math.cos(angle) + y * math.sin(angle), -x * math.sin(angle) + y * math.cos(angle)
     t = {"xpan": 0.0, "ypan": 0.0, **transform}
@@ -231,9 +249,7 @@ def highcharts_map(transform: dict, features: list[dict] | None = None) -> dict:
 
 def turned(transform: dict, rotation: float) -> dict:
     """``transform`` turned by ``rotation`` radians, its offsets moved so that the grid stays in the chart."""
-    from pyproj import Transformer
-
-    x, y = Transformer.from_crs("EPSG:4326", transform["crs"], always_xy=True).transform(7.0, 47.4)
+    x, y = projection(transform["crs"]).transform(7.0, 47.4)
     rx, ry = x * math.cos(rotation) + y * math.sin(rotation), -x * math.sin(rotation) + y * math.cos(rotation)
     return {**transform, "rotation": rotation, "xoffset": round(rx - 10000), "yoffset": round(ry + 10000)}
 

@@ -7,7 +7,9 @@ collapsed to a point or a line, invalid shapes, and very detailed ones.
   "Overlay input is mixed-dimension" on some of them together with the
   rest of the shape. They are dropped when the shape keeps at least one
   part with an area (:func:`without_collapsed`), and the caller warns with
-  the feature's name; holes that collapsed are dropped with them.
+  the feature's name; holes that collapsed are dropped with them. A
+  territory that collapsed whole (us-atlas's Falls Church, 5 km²) is left
+  out of the map with a warning (:func:`collapsed_whole`).
 * **Invalid shapes** (crossings, slivers) are repaired with shapely's
   ``make_valid`` (:func:`repaired`); when GEOS still refuses, each part is
   repaired on its own and the polygonal results united.
@@ -22,7 +24,10 @@ collapsed to a point or a line, invalid shapes, and very detailed ones.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
+import numpy as np
 import shapely
 
 GEOMETRY_TYPES = ("Polygon", "MultiPolygon")
@@ -34,28 +39,28 @@ KM_PER_DEGREE = 111.32  # along a meridian, near enough for a tolerance
 def without_collapsed(shape: shapely.Geometry) -> tuple[shapely.Geometry, list[tuple[float, float]]]:
     """``(shape without its collapsed parts, where each dropped part lay)``.
 
-    A part (or a hole) has collapsed when its ring encloses no area: all its
-    points are one point or lie on one line. The places are each dropped
+    A part (or a hole) has collapsed when its points are one point or lie on
+    one line (their convex hull has no area). The places are each dropped
     ring's first point, in the file's coordinates. The shape is returned as
     it is when nothing collapsed, or when every part did (then it has no
     area at all, which the caller reports as an error).
     """
     parts = shapely.get_parts(shape)
-    areas = shapely.area(parts)
+    spans = _spans(parts)
     holes = shapely.get_num_interior_rings(parts)
-    if (areas > 0).all() and not holes.any():
+    if (spans > 0).all() and not holes.any():
         return shape, []
-    if not (areas > 0).any():
+    if not (spans > 0).any():
         return shape, []
     kept, dropped = [], []
-    for part, area, hole_count in zip(parts.tolist(), areas.tolist(), holes.tolist(), strict=True):
-        if area <= 0 or shapely.area(shapely.polygons(part.exterior)) <= 0:
+    for part, span, hole_count in zip(parts.tolist(), spans.tolist(), holes.tolist(), strict=True):
+        if span <= 0:
             dropped.append(_first_point(part.exterior))
             continue
         if hole_count:
             rings = list(part.interiors)
-            open_holes = [r for r in rings if shapely.area(shapely.polygons(r)) > 0]
-            dropped += [_first_point(r) for r in rings if shapely.area(shapely.polygons(r)) <= 0]
+            open_holes = [r for r in rings if _spans(r) > 0]
+            dropped += [_first_point(r) for r in rings if _spans(r) <= 0]
             if len(open_holes) < len(rings):
                 part = shapely.Polygon(part.exterior, open_holes)
         kept.append(part)
@@ -72,6 +77,24 @@ def collapsed_note(dropped: list[tuple[float, float]]) -> str:
                 "it has no area")
     return (f"{len(dropped)} parts of its outline collapsed to a point or a line (the first at {x:g} {y:g}) and "
             "were left out: they have no area")
+
+
+def collapsed_whole(shape: shapely.Geometry, geometry: Mapping[str, Any]) -> bool:
+    """True when every part of ``shape`` collapsed (no area) though each ring of its GeoJSON
+    ``geometry`` has the 4 positions GeoJSON asks for: a territory too small for the file's precision
+    (us-atlas's Falls Church), not a malformed ring (3 positions; shapely pads it), which stays an error."""
+    if (_spans(shapely.get_parts(shape)) > 0).any():
+        return False
+    coordinates = geometry.get("coordinates")
+    polygons = coordinates if geometry.get("type") == "MultiPolygon" else [coordinates]
+    return all(len(ring) >= 4 for polygon in polygons for ring in polygon)
+
+
+def collapsed_whole_note(shape: shapely.Geometry) -> str:
+    """What a warning says of a shape that :func:`collapsed_whole`."""
+    x, y = shapely.get_coordinates(shape)[0]
+    return (f"its whole outline collapsed to a point or a line (at {x:g} {y:g}; too small for the file's "
+            "precision?): left out of the map")
 
 
 def repaired(shape: shapely.Geometry, mid_lat: float) -> shapely.Geometry | None:
@@ -109,6 +132,17 @@ def polygonal(geometry: shapely.Geometry) -> shapely.Geometry | None:
     if not parts:
         return None
     return parts[0] if len(parts) == 1 else shapely.unary_union(parts)
+
+
+def _spans(geometry: Any) -> Any:
+    """The area the points of each geometry span (their convex hull's): 0 for a ring collapsed to a
+    point or a line, more for any other, one that crosses itself included (a bow tie's own area is 0)."""
+    geometries = np.atleast_1d(np.asarray(geometry, dtype=object))
+    spans = np.abs(shapely.area(geometries))  # an area is a span: the hull is needed only where there is none
+    none = spans <= 0
+    if none.any():
+        spans[none] = shapely.area(shapely.convex_hull(geometries[none]))
+    return spans if np.ndim(geometry) else spans[0]
 
 
 def _first_point(ring: shapely.Geometry) -> tuple[float, float]:

@@ -53,7 +53,7 @@ from triviador_nb.engine.board import Board
 from .coordinates import compact_longitudes, to_degrees
 from .display import display_shapes, geojson_geometry
 from .places import far_features
-from .repair import collapsed_note, polygonal, repaired, without_collapsed
+from .repair import collapsed_note, collapsed_whole, collapsed_whole_note, polygonal, repaired, without_collapsed
 from .model import (
     GEOMETRY_TYPES,
     HINT_LINK,
@@ -287,7 +287,7 @@ def check_plain_collection(
     raw: dict[int, shapely.Geometry] = {}  # index -> polygonal geometry as read (any CRS)
     problems: dict[int, str] = {}
     kinds: Counter[str] = Counter()
-    skipped: set[int] = set()  # features with an empty geometry (RFC 7946 allows them): not territories
+    skipped: set[int] = set()  # features with no outline to draw (empty, or collapsed whole): not territories
     for index, feature in enumerate(features):
         if not isinstance(feature, dict) or feature.get("type") != "Feature":
             errors.append(f'{who(index)}: not a GeoJSON Feature (needs "type": "Feature")')
@@ -299,15 +299,19 @@ def check_plain_collection(
             skipped.add(index)
             notes.append(f"{who(index)}: {kind} (no outline, as GeoJSON allows): left out of the map")
             continue
-        if key is not None and names[index] is None:
-            errors.append(f"{who(index)}: missing properties.{key} (the territory's name)")
-        if problem:
-            problems[index] = problem
         if geometry is not None:
             geometry, dropped = without_collapsed(geometry)
             if dropped:
                 notes.append(f"{who(index)}: {collapsed_note(dropped)}")
+            elif collapsed_whole(geometry, feature["geometry"]):
+                skipped.add(index)
+                notes.append(f"{who(index)}: {collapsed_whole_note(geometry)}")
+                continue
             raw[index] = geometry
+        if key is not None and names[index] is None:
+            errors.append(f"{who(index)}: missing properties.{key} (the territory's name)")
+        if problem:
+            problems[index] = problem
     if not raw and not any(k in GEOMETRY_TYPES for k in kinds):
         head.append(_no_outlines(kinds))
         return None, head + _in_feature_order([e for e in errors if "not a GeoJSON Feature" not in e]), notes
