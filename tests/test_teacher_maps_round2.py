@@ -470,3 +470,12 @@ def test_a_big_invalid_outline_is_simplified_by_10_m_before_it_is_repaired():
     plain = shapely.make_valid(country)
     assert fixed.is_valid and shapely.get_num_coordinates(fixed) < shapely.get_num_coordinates(plain)
     assert fixed.area == pytest.approx(plain.area, rel=1e-4)
+
+
+def test_a_link_to_a_feature_left_out_says_why_it_is_not_on_the_map(tmp_path):
+    empty = feature("Ladakh", {"type": "MultiPolygon", "coordinates": []})
+
+    check = checked(tmp_path, collection(grid() + [empty]), links=[("Ladakh", "R0C0")])
+
+    assert check.errors == ('links[0] ("Ladakh", "R0C0"): "Ladakh" is not on the map: features[9] has no outline to '
+                            "draw (see its warning)",)

@@ -232,10 +232,12 @@ def _shown_name(name: str, group: list[str]) -> str:
 
 
 def resolve_links(
-    links: Iterable[Any] | None, lookup: TerritoryLookup
+    links: Iterable[Any] | None, lookup: TerritoryLookup, absent: Mapping[str, str] | None = None
 ) -> tuple[list[tuple[int, int, str, str]], list[str], list[str]]:
     """Resolve links given as pairs (or ``(a, b, note)``) of names or ids
-    (matched as :class:`TerritoryLookup` says).
+    (matched as :class:`TerritoryLookup` says). ``absent``: names of features
+    left out of the map, each with why (e.g. ``features[9], an empty
+    MultiPolygon``), for a link that names one.
 
     Returns:
         ``(pairs, errors, warnings)``: pairs as ``(index_a, index_b, note,
@@ -265,7 +267,9 @@ def resolve_links(
         who = f'links[{k}] ("{a}", "{b}")'
         found = {end: lookup.find(end) for end in dict.fromkeys((a, b))}
         for end, match in found.items():
-            if match is None:
+            if match is None and absent and end.strip() in absent:
+                errors.append(f'{who}: "{end}" is not on the map: {absent[end.strip()]}')
+            elif match is None:
                 errors.append(f'{who}: unknown territory "{end}" (not a territory name or id)')
             elif isinstance(match, list):
                 spellings = " and ".join(f'"{lookup.names[i]}"' for i in match)

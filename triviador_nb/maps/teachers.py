@@ -6,6 +6,11 @@ computed, the way ``tools/build_maps.py`` computes it:
 
 * coordinates in WGS 84 degrees: converted, swapped back or cut at the
   antimeridian as :mod:`triviador_nb.maps.coordinates` says;
+* outlines repaired as :mod:`triviador_nb.maps.repair` says (parts collapsed
+  to a point left out, invalid ones made valid), each with a warning; a
+  feature with an empty geometry (allowed by RFC 7946) or an outline that
+  collapsed whole is no territory, with a warning; a territory far beyond
+  all the others is a warning (:mod:`triviador_nb.maps.places`);
 * names from one feature property (``name_property``, by default the first
   of ``"name"``, ``"NAME"``, ``"Name"``, ``"name_en"`` the features have, else
   any other spelling of ``name`` such as ``"nAmE"``); ids are the
@@ -388,7 +393,9 @@ def check_plain_collection(
     collisions = collision_warning(lookup.collisions())
     if collisions:
         notes.append(collisions)
-    pairs, link_errors, link_notes = resolve_links(links, lookup)
+    left_out = {names[i]: f"features[{i}] has no outline to draw (see its warning)" for i in sorted(skipped)
+                if names[i] is not None}
+    pairs, link_errors, link_notes = resolve_links(links, lookup, left_out)
     errors += link_errors
     notes += link_notes
     usable = [(territories[a], territories[b], note, description) for a, b, note, description in pairs
