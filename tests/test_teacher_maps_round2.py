@@ -479,3 +479,14 @@ def test_a_link_to_a_feature_left_out_says_why_it_is_not_on_the_map(tmp_path):
 
     assert check.errors == ('links[0] ("Ladakh", "R0C0"): "Ladakh" is not on the map: features[9] has no outline to '
                             "draw (see its warning)",)
+
+
+def test_a_highcharts_member_beside_degrees_is_not_applied(tmp_path):
+    """A collection map converted to longitude/latitude that kept its "hc-transform" member."""
+    check = checked(tmp_path, collection(grid(), **{"hc-transform": {"default": HC_TRANSFORM}}))
+
+    assert check.ok, check.errors
+    assert check.game_map.bounds == ((46.8, 7.0), (47.4, 7.9))
+    assert check.warnings[0] == ('the file has a Highcharts "hc-transform" member, but its coordinates are '
+                                 "longitude/latitude degrees already (converted before?): the transform was not "
+                                 "applied")

@@ -98,7 +98,11 @@ def to_degrees(shapes: Mapping[int, shapely.Geometry], data: Mapping[str, Any], 
     result = Degrees(dict(shapes))
     if not shapes:
         return result
-    if highcharts.MEMBER in data:  # Highcharts' chart units: its own transform, not the "crs" member, says how
+    declared, declared_problem = None, None
+    if highcharts.MEMBER in data and all(_degree_like(g.bounds) for g in shapes.values()):
+        result.notes.append(f'the file has a Highcharts "{highcharts.MEMBER}" member, but its coordinates are '
+                            "longitude/latitude degrees already (converted before?): the transform was not applied")
+    elif highcharts.MEMBER in data:  # Highcharts' chart units: its own transform, not the "crs" member, says how
         converted = highcharts.to_lon_lat(shapes, data[highcharts.MEMBER])
         result.errors += converted.errors
         result.feature_errors.update(converted.feature_errors)
@@ -106,7 +110,6 @@ def to_degrees(shapes: Mapping[int, shapely.Geometry], data: Mapping[str, Any], 
             return result
         result.shapes = converted.shapes
         result.notes.append(converted.note)
-        declared, declared_problem = None, None
     else:
         declared, declared_problem = declared_crs(data.get("crs"))
     if declared_problem:
