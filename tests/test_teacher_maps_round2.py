@@ -490,3 +490,16 @@ def test_a_highcharts_member_beside_degrees_is_not_applied(tmp_path):
     assert check.warnings[0] == ('the file has a Highcharts "hc-transform" member, but its coordinates are '
                                  "longitude/latitude degrees already (converted before?): the transform was not "
                                  "applied")
+
+
+def test_highcharts_separator_lines_are_left_out_with_a_warning(tmp_path):
+    """The collection's maps carry the lines between their insets as a feature of their own."""
+    data = highcharts_map(HC_TRANSFORM)
+    data["features"].append({"type": "Feature", "properties": {"hc-group": "__separator_lines__"},
+                             "geometry": {"type": "MultiLineString", "coordinates": [[[-999, 300], [9000, 300]]]}})
+
+    check = checked(tmp_path, data)
+
+    assert check.ok, check.errors
+    assert check.warnings[0] == ("features[9] (no name): Highcharts' lines between the map's insets (a "
+                                 "MultiLineString, not a territory): left out of the map")

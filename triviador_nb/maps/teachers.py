@@ -244,6 +244,8 @@ def _choose_name_property(features: list) -> str | None:
 
 # --- the check ------------------------------------------------------------------
 
+HIGHCHARTS_LINES = {"__separator_lines__": "lines between the map's insets",  # features' "hc-group"
+                    "__border_lines__": "border lines drawn over the map"}
 SHOWN_DUPLICATES = 3  # repeated names a message lists by name
 SHOWN_LONE = 10  # territories without a neighbour named one by one; the rest in one message
 
@@ -300,6 +302,12 @@ def check_plain_collection(
             continue
         geometry, problem, kind = _read_geometry(feature.get("geometry"))
         kinds[kind] += 1
+        drawing = _properties(feature).get("hc-group")
+        if drawing in HIGHCHARTS_LINES and kind in ("LineString", "MultiLineString"):
+            skipped.add(index)
+            notes.append(f"{who(index)}: Highcharts' {HIGHCHARTS_LINES[drawing]} (a {kind}, not a territory): "
+                         "left out of the map")
+            continue
         if kind.startswith("empty "):
             skipped.add(index)
             notes.append(f"{who(index)}: {kind} (no outline, as GeoJSON allows): left out of the map")
