@@ -503,3 +503,15 @@ def test_highcharts_separator_lines_are_left_out_with_a_warning(tmp_path):
     assert check.ok, check.errors
     assert check.warnings[0] == ("features[9] (no name): Highcharts' lines between the map's insets (a "
                                  "MultiLineString, not a territory): left out of the map")
+
+
+def test_a_link_matching_both_unicode_forms_shows_their_code_points(tmp_path):
+    features = grid()
+    features[0]["properties"]["name"] = unicodedata.normalize("NFC", "Genève")
+    features[1]["properties"]["name"] = unicodedata.normalize("NFD", "Genève")
+
+    check = checked(tmp_path, collection(features), links=[("geneve", "R2C2")])
+
+    assert check.errors == (
+        'links[0] ("geneve", "R2C2"): "geneve" matches "Gen\u00e8ve" (\u00e8 = U+00E8, NFC) and "Gene\u0300ve" '
+        "(e\u0300 = U+0065 U+0300, NFD), which differ only in case, accents or spacing; use the exact name",)

@@ -272,7 +272,8 @@ def resolve_links(
             elif match is None:
                 errors.append(f'{who}: unknown territory "{end}" (not a territory name or id)')
             elif isinstance(match, list):
-                spellings = " and ".join(f'"{lookup.names[i]}"' for i in match)
+                group = [lookup.names[i] for i in match]
+                spellings = " and ".join(_shown_name(name, group) for name in group)
                 errors.append(f'{who}: "{end}" matches {spellings}, which differ only in case, accents or spacing; '
                               "use the exact name")
         if not all(isinstance(match, int) for match in found.values()):
