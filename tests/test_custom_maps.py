@@ -226,7 +226,7 @@ def test_a_link_makes_an_island_legal(tmp_path, link):
 def test_a_point_contact_is_not_a_border(tmp_path):
     bow_tie = feature("Corner", polygon(box(*cell(3, 3))))  # touches C3 at its south-east corner only
     assert problems(write(tmp_path, grid_features() + [bow_tie])) == [
-        'features[9] "Corner": borders no other territory and has no link (nearest: "C3", 0 km away)'
+        'features[9] "Corner": borders no other territory and has no link (nearest: "C3", touches it, but they share less than 1 km of border)'
     ]
 
 
@@ -260,7 +260,7 @@ def test_no_name_property_at_all_lists_the_properties_found(tmp_path):
     features = [feature(f"{r}{c}", polygon(box(*cell(ri, ci))), "NAME_1", ISO="HU")
                 for ri, r in enumerate(ROWS) for ci, c in enumerate(COLS)]
     assert problems(write(tmp_path, features)) == [
-        "no territory names: no feature has a 'name', 'NAME', 'name_en' property; say which property names the "
+        "no territory names: no feature has a 'name', 'NAME', 'Name', 'name_en' property; say which property names the "
         "territories (name_property=..., --name-property); properties found: ISO, NAME_1"
     ]
     assert len(load_quietly(write(tmp_path, features), name_property="NAME_1").board) == 9
@@ -311,7 +311,8 @@ def test_two_islands_bordering_each_other_but_nothing_else(tmp_path):
     pair = [feature("East", polygon(box(*cell(1, 5)))), feature("Far East", polygon(box(*cell(1, 6))))]
     assert problems(write(tmp_path, grid_features() + pair)) == [
         'the territories fall apart into 2 groups that neither border nor link each other ("A1", "A2", "A3", '
-        '"B1" and 5 more; "East", "Far East"); link the groups (links=..., --link A=B)'
+        '"B1" and 5 more; "East", "Far East"); link the groups (links=..., --link A=B); the nearest pairs to '
+        'link: "East" and "C3" (99 km)'
     ]
 
 
@@ -438,6 +439,8 @@ def test_cli_check_a_good_map_prints_warnings_and_ok(tmp_path, capsys):
         f"{path}: warning: 10 territories; the built-in rule sets are made for 15 or 19 (D15), "
         "other counts play but rounds may run uneven",
         f"{path}: OK, 10 territories, 12 borders, 1 link, 1 warning",
+        f"{path}: the map lies around 47.0°N 20.4°E (if it belongs around 20.4°N 47.0°E, its latitudes and "
+        "longitudes are swapped: fix the file)",
         f"{path}: to draw: 10 territories, 50 points, 1 KB of outlines (simplified)",
     ]
     assert main(["maps", "check", str(path), "--link", "Island", "B3"]) == 0  # the two names: as before
@@ -461,7 +464,7 @@ def test_cli_check_name_property_and_players(tmp_path, capsys):
     row = [feature(c, polygon(box(*cell(0, i))), "nom") for i, c in enumerate("XYZ")]
     path = write(tmp_path, row)
     assert main(["maps", "check", str(path), "--name-property", "nom", "--players", "2"]) == 0
-    assert capsys.readouterr().out.splitlines()[-2] == f"{path}: OK, 3 territories, 2 borders, 0 links, 1 warning"
+    assert capsys.readouterr().out.splitlines()[-3] == f"{path}: OK, 3 territories, 2 borders, 0 links, 1 warning"
     assert main(["maps", "check", str(path), "--name-property", "nom"]) == 1
     assert "too few territories for 3 players" in capsys.readouterr().out
 

@@ -23,6 +23,7 @@ import time
 from collections.abc import Iterator, Sequence
 
 PROG = "triviador-nb"
+PROGRESS_AFTER_S = 2.0  # `maps check` tells what it is doing once a check has taken this long
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -335,30 +336,45 @@ def _add_maps_parser(commands: argparse._SubParsersAction) -> None:
 
 
 class _LinkAction(argparse.Action):
-    """``--link A=B`` (split at the first "="; spaces around it and unquoted names of several words
-    do no harm), or the two names ``--link A B``: appends ``(A, B)``."""
+    """The links of one ``--link``, appended as ``(A, B)`` pairs:
+
+    * ``--link A=B C=D``: each word holding one "=" with a name on both sides is a link (the form
+      the help shows); a name of several words is quoted: ``--link "Isle of Wight=Hampshire"``;
+    * ``--link Isle of Wight=Hampshire``: one "=" in all, names of several words unquoted;
+    * ``--link A B``: the two names.
+    """
 
     def __call__(self, parser, namespace, values, option_string=None):
         text = " ".join(values)
-        if "=" in text:
+        whole = [value.partition("=") for value in values]
+        if len(values) > 1 and all(a.strip() and b.strip() and "=" not in b for a, _, b in whole):
+            pairs = [(a, b) for a, _, b in whole]
+        elif text.count("=") == 1:
             a, _, b = text.partition("=")
-        elif len(values) == 2:
-            a, b = values
+            pairs = [(a, b)]
+        elif "=" not in text and len(values) == 2:
+            pairs = [tuple(values)]
+        elif "=" in text:
+            parser.error(f"{option_string} {text!r}: give each link as A=B, e.g. {option_string} A=B C=D, and "
+                         f'quote a name of several words: {option_string} "Isle of Wight=Hampshire"')
         else:
             parser.error(f"{option_string} takes A=B, two territories' names or ids (or the two as A B), "
                          f"not {text!r}")
-        if not a.strip() or not b.strip():
-            parser.error(f"{option_string} {text!r}: both territories must be named, as A=B")
-        setattr(namespace, self.dest, [*(getattr(namespace, self.dest) or []), (a.strip(), b.strip())])
+        for a, b in pairs:
+            if not a.strip() or not b.strip():
+                parser.error(f"{option_string} {text!r}: both territories must be named, as A=B")
+        links = [(a.strip(), b.strip()) for a, b in pairs]
+        setattr(namespace, self.dest, [*(getattr(namespace, self.dest) or []), *links])
 
 
 def _add_map_options(parser: argparse.ArgumentParser) -> None:
     """--name-property, --link and --merge-by-name: how a teacher's own map file is read."""
     parser.add_argument("--name-property", metavar="P", default=None,
                         help='for your own map: the property naming the territories '
-                        '(default: "name", "NAME" or "name_en")')
+                        '(default: "name", "NAME", "Name" or "name_en")')
     parser.add_argument("--link", nargs="+", action=_LinkAction, metavar="A=B", default=None,
-                        help="connect territories A and B (names or ids), e.g. an island and the coast; repeatable")
+                        help="connect territories A and B (names or ids), e.g. an island and the coast; several as "
+                        "--link A=B C=D; quote a name with spaces")
     parser.add_argument("--merge-by-name", action="store_true",
                         help="for your own map: make the features that share a name one territory "
                         "(a map drawn one feature per island)")
@@ -537,9 +553,17 @@ def _run_maps_list(args: argparse.Namespace) -> int:
 
 def _run_maps_check(args: argparse.Namespace) -> int:
     from triviador_nb.maps import check_map, draw_size
+    from triviador_nb.maps.places import where
+
+    started = time.monotonic()
+
+    def progress(message: str) -> None:  # quiet for a map checked in a moment
+        if time.monotonic() - started >= PROGRESS_AFTER_S:
+            print(f"{PROG}: {args.file}: {message} ({time.monotonic() - started:.0f} s)", file=sys.stderr,
+                  flush=True)
 
     try:
-        check = check_map(args.file, players=args.players, **_map_options(args))
+        check = check_map(args.file, players=args.players, progress=progress, **_map_options(args))
     except OSError as exc:
         print(f"{PROG}: error: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
@@ -556,6 +580,8 @@ def _run_maps_check(args: argparse.Namespace) -> int:
     summary = f"{args.file}: OK, {_territories(len(game_map.board))}, {_count(borders, 'border')}"
     summary += f", {_count(links, 'link')}" + (f", {_count(len(check.warnings), 'warning')}" if check.warnings else "")
     print(summary)
+    if check.computed:  # a teacher's own map: a map read with latitude and longitude swapped shows here
+        print(f"{args.file}: {where(game_map.bounds)}")
     size = draw_size(game_map)
     print(f"{args.file}: to draw: {_territories(size.territories)}, {size.vertices:,} points, "
           f"{size.geometry_bytes / 1024:,.0f} KB of outlines" + (" (simplified)" if check.computed else ""))

@@ -40,7 +40,7 @@ from __future__ import annotations
 import json
 import math
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from numbers import Real
 from dataclasses import replace
 from pathlib import Path
@@ -181,9 +181,11 @@ def load_map(
 
     Coordinates: GeoJSON's longitude/latitude degrees (WGS 84); a file in a
     projected CRS is converted when its ``"crs"`` member names the CRS, or
-    when its coordinates are plainly Web Mercator metres, and swapped
+    when its coordinates are plainly Web Mercator metres, a Highcharts map
+    is turned back with its ``"hc-transform"``, and swapped
     latitude/longitude pairs are swapped back, each with a warning (see
-    :mod:`triviador_nb.maps.coordinates`).
+    :mod:`triviador_nb.maps.coordinates`). A file over :data:`MAX_MAP_MB` MB
+    is refused unread (a MapError saying how to simplify it).
 
     Returns:
         The map. Warnings (e.g. a territory count other than 15 or 19, D15)
@@ -220,11 +222,15 @@ def check_map(
     links: Iterable[Sequence[str]] | None = None,
     players: int = 3,
     merge_by_name: bool = False,
+    progress: Callable[[str], None] | None = None,
 ) -> MapCheck:
     """Check a map file and load it when it has no errors (arguments as :func:`load_map`).
 
     Unlike :func:`load_map` this returns the problems instead of raising and
-    issues no Python warnings; ``triviador-nb maps check`` prints them.
+    issues no Python warnings; ``triviador-nb maps check`` prints them, and
+    what ``progress`` is told (a sentence at each step of a teacher's map)
+    when the check takes a while. A file over :data:`MAX_MAP_MB` MB is
+    refused unread, with how to simplify it.
 
     Raises:
         OSError: the file cannot be read.
@@ -233,6 +239,11 @@ def check_map(
     if isinstance(players, bool) or not isinstance(players, int) or players < 1:
         raise ValueError(f"players must be a whole number of at least 1, not {players!r}")
     path = Path(path)
+    size = path.stat().st_size
+    if size > MAX_MAP_MB * 1_000_000:
+        return MapCheck(path, (too_big(size),), (), None)
+    if progress is not None:
+        progress(f"reading {size / 1_000_000:,.1f} MB")
     raw = path.read_bytes()
     try:
         data = json.loads(raw.decode("utf-16" if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig"))
@@ -248,7 +259,7 @@ def check_map(
 
         try:
             game_map, errors, notes = check_plain_collection(
-                data, path, name_property, links, players, merge_by_name=merge_by_name)
+                data, path, name_property, links, players, merge_by_name=merge_by_name, progress=progress)
         except (MemoryError, RecursionError):
             return MapCheck(path, ("not a map this computer can check: too big or nested too deeply",), (), None)
         except Exception as error:  # a safety net: a teacher gets a message, never a traceback
@@ -258,6 +269,17 @@ def check_map(
     if problems:
         return MapCheck(path, tuple(problems), (), None)
     return _built_map_check(data, path, links)
+
+
+MAX_MAP_MB = 50  # bigger files are refused unread: a game draws at most about 40,000 points (under 1 MB)
+
+
+def too_big(size: int) -> str:
+    """The message for a map file of ``size`` bytes, over :data:`MAX_MAP_MB`."""
+    return (f"the file is {size / 1_000_000:,.0f} MB, and maps up to {MAX_MAP_MB} MB are checked (a game draws at "
+            "most about 40,000 points, under 1 MB of outlines): simplify it first, e.g. on mapshaper.org (Import, "
+            "Simplify to 10% or less, Export as GeoJSON) or with mapshaper's command line: mapshaper "
+            "map.geojson -simplify 10% keep-shapes -o simplified.geojson; or keep only the region you play on")
 
 
 # The first bytes of files that teachers take for maps, and what to do with them.

@@ -37,6 +37,9 @@ that is what the game works in. Files published elsewhere are often not:
   beyond +-180 or +-90 (a world map's ``180.0000000000002``) are taken as
   the edge.
 
+* **Highcharts' map collection** (``"hc-transform"``): chart units, turned
+  into degrees with the file's own transform (:mod:`.highcharts`).
+
 Everything else that is not degrees is reported: one message for the
 whole file (in a CRS the file does not name), or one per feature (a feature
 in metres in a map in degrees).
@@ -51,6 +54,10 @@ from typing import Any
 
 import numpy as np
 import shapely
+
+from . import highcharts
+from .places import place
+from .repair import repaired
 
 DEGREE_TOLERANCE = 1e-6  # degrees (about 0.1 m) beyond +-180 / +-90 that count as the edge
 WEB_MERCATOR_MAX = 20037508.342789244  # metres: +-180 degrees of longitude in EPSG:3857
@@ -91,11 +98,24 @@ def to_degrees(shapes: Mapping[int, shapely.Geometry], data: Mapping[str, Any], 
     result = Degrees(dict(shapes))
     if not shapes:
         return result
-    bounds = {i: g.bounds for i, g in shapes.items()}
-    west, south, east, north = _total(bounds.values())
-    declared, declared_problem = declared_crs(data.get("crs"))
+    declared, declared_problem = None, None
+    if highcharts.MEMBER in data and all(_degree_like(g.bounds) for g in shapes.values()):
+        result.notes.append(f'the file has a Highcharts "{highcharts.MEMBER}" member, but its coordinates are '
+                            "longitude/latitude degrees already (converted before?): the transform was not applied")
+    elif highcharts.MEMBER in data:  # Highcharts' chart units: its own transform, not the "crs" member, says how
+        converted = highcharts.to_lon_lat(shapes, data[highcharts.MEMBER])
+        result.errors += converted.errors
+        result.feature_errors.update(converted.feature_errors)
+        if converted.errors or not converted.shapes:
+            return result
+        result.shapes = converted.shapes
+        result.notes.append(converted.note)
+    else:
+        declared, declared_problem = declared_crs(data.get("crs"))
     if declared_problem:
         result.notes.append(declared_problem)
+    bounds = {i: g.bounds for i, g in result.shapes.items()}
+    west, south, east, north = _total(bounds.values())
     degree_like = {i: _degree_like(b) for i, b in bounds.items()}
     if _swapped_by_range(west, south, east, north):
         result.shapes = {i: swap_axes(g) for i, g in result.shapes.items()}
@@ -131,7 +151,7 @@ def to_degrees(shapes: Mapping[int, shapely.Geometry], data: Mapping[str, Any], 
             also = f" (the numbers would also fit {'; '.join(fits)})" if fits else " (a national grid, say)"
             result.notes.append(
                 "coordinates in metres and no \"crs\" member: read as Web Mercator (EPSG:3857), the CRS of web "
-                f"maps, and converted to WGS 84; the map now lies around {_place(lat, lon)}. If that is not where "
+                f"maps, and converted to WGS 84; the map now lies around {place(lat, lon)}. If that is not where "
                 f"it belongs, the file is in another projected CRS{also}: name it in the file's "
                 '"crs" member (e.g. {"type": "name", "properties": {"name": "EPSG:2056"}}) or '
                 f"{SAVE_IN_WGS84}")
@@ -141,12 +161,14 @@ def to_degrees(shapes: Mapping[int, shapely.Geometry], data: Mapping[str, Any], 
                 f"and the file does not say which CRS they are in (no \"crs\" member); {SAVE_IN_WGS84}, "
                 "e.g. in QGIS (Export, Save Features As, CRS EPSG:4326) or on mapshaper.org (-proj wgs84)")
             return result
-    elif all(degree_like.values()) and _swapped_by_points(result.shapes, features):
+    elif all(degree_like.values()) and (evidence := _swapped_by_points(result.shapes, features)):
         result.shapes = {i: swap_axes(g) for i, g in result.shapes.items()}
+        shown = ("the points in the features' properties (latitude/longitude) lie in" if evidence == "properties"
+                 else 'the features\' "bbox" members ([west, south, east, north]) fit')
         result.notes.append(
-            "latitude and longitude are swapped: the points in the features' properties (latitude/longitude) lie "
-            "in the outlines only when their pairs are read as [lat, lon], so they were swapped back; GeoJSON "
-            "stores [longitude, latitude]: fix the file to silence this warning")
+            f"latitude and longitude are swapped: {shown} the outlines only when their pairs are read as [lat, "
+            "lon], so they were swapped back; GeoJSON stores [longitude, latitude]: fix the file to silence this "
+            "warning")
     for index in list(result.shapes):
         shape = result.shapes[index]
         w, s, e, n = shape.bounds
@@ -320,22 +342,40 @@ def _point(props: Mapping[str, Any], keys: tuple[str, ...]) -> float | None:
     return None
 
 
-def _swapped_by_points(shapes: Mapping[int, shapely.Geometry], features: list) -> bool:
-    """True when the latitude/longitude points the features carry lie in the swapped outlines' boxes
-    (for at least :data:`SWAP_EVIDENCE` of them, and at least 3) and in none of the given ones."""
-    given = swapped = checked = 0
-    for index, shape in shapes.items():
-        props = features[index].get("properties") if isinstance(features[index], dict) else None
-        if not isinstance(props, Mapping):
-            continue
-        lat, lon = _point(props, LAT_KEYS), _point(props, LON_KEYS)
-        if lat is None or lon is None:
-            continue
-        west, south, east, north = shape.bounds
-        checked += 1
-        given += west <= lon <= east and south <= lat <= north
-        swapped += south <= lon <= north and west <= lat <= east
-    return checked >= 3 and given == 0 and swapped >= SWAP_EVIDENCE * checked
+def _swapped_by_points(shapes: Mapping[int, shapely.Geometry], features: list) -> str | None:
+    """What shows that the pairs are [lat, lon]: ``"properties"`` when the latitude/longitude points
+    the features carry lie in the swapped outlines' boxes (for at least :data:`SWAP_EVIDENCE` of them,
+    and at least 3) and in none of the given ones; ``"bbox"`` when the centres of the features' RFC 7946
+    ``"bbox"`` members ([west, south, east, north], left as they were when the pairs were swapped) do
+    so; else None."""
+    for kind in ("properties", "bbox"):
+        given = swapped = checked = 0
+        for index, shape in shapes.items():
+            lat, lon = _carried_point(features[index], kind)
+            if lat is None or lon is None:
+                continue
+            west, south, east, north = shape.bounds
+            checked += 1
+            given += west <= lon <= east and south <= lat <= north
+            swapped += south <= lon <= north and west <= lat <= east
+        if checked >= 3 and given == 0 and swapped >= SWAP_EVIDENCE * checked:
+            return kind
+    return None
+
+
+def _carried_point(feature: Any, kind: str) -> tuple[float | None, float | None]:
+    """``(lat, lon)`` a feature carries in its properties, or at the centre of its ``"bbox"``."""
+    if not isinstance(feature, Mapping):
+        return None, None
+    if kind == "properties":
+        props = feature.get("properties")
+        return (_point(props, LAT_KEYS), _point(props, LON_KEYS)) if isinstance(props, Mapping) else (None, None)
+    box = feature.get("bbox")
+    if not isinstance(box, list) or len(box) not in (4, 6) or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in box):
+        return None, None
+    half = len(box) // 2  # [west, south, (low,) east, north, (high)]
+    return (box[1] + box[half + 1]) / 2, (box[0] + box[half]) / 2
 
 
 def swap_axes(geometry: shapely.Geometry) -> shapely.Geometry:
@@ -348,9 +388,6 @@ def _centre(shapes: Mapping[int, shapely.Geometry]) -> tuple[float, float]:
     return (west + east) / 2, (south + north) / 2
 
 
-def _place(lat: float, lon: float) -> str:
-    """E.g. ``46.8°N 8.2°E``."""
-    return f"{abs(lat):.1f}°{'N' if lat >= 0 else 'S'} {abs(lon):.1f}°{'E' if lon >= 0 else 'W'}"
 
 
 def _short(value: Any) -> str:
@@ -374,6 +411,8 @@ def into_range(geometry: shapely.Geometry) -> shapely.Geometry:
         geometry = _unwrap(geometry)
     west, south, east, north = geometry.bounds
     if west < -180 - DEGREE_TOLERANCE or east > 180 + DEGREE_TOLERANCE:
+        if not geometry.is_valid:  # a mistyped longitude makes an outline cross itself: cut a valid one
+            geometry = repaired(geometry, (south + north) / 2) or geometry
         low, high = south - 1, north + 1
         pieces = [
             shapely.transform(shapely.clip_by_rect(geometry, left, low, right, high), lambda xy, d=shift: xy + [d, 0])

@@ -206,17 +206,38 @@ def collision_warning(groups: list[list[str]], limit: int = 3) -> str | None:
     """One warning for names that differ only in case, accents, Unicode form or spacing."""
     if not groups:
         return None
-    shown = "; ".join(" and ".join(f'"{n}"' for n in group) for group in groups[:limit])
+    shown = "; ".join(" and ".join(_shown_name(n, group) for n in group) for group in groups[:limit])
     more = f" and {len(groups) - limit} more" if len(groups) > limit else ""
     return (f"names that differ only in case, accents or spacing: {shown}{more}; they stay different "
             f"territories, and a link must name one of them exactly")
 
 
+def _shown_name(name: str, group: list[str]) -> str:
+    """``"Genève"``, with the code points of its letters beyond ASCII when another name of ``group``
+    looks the same (the same text in another Unicode form, NFC and NFD):
+    ``"Genève" (è = U+00E8)`` and ``"Genève" (è = U+0065 U+0300)``."""
+    same = [n for n in group if n != name and unicodedata.normalize("NFC", n) == unicodedata.normalize("NFC", name)]
+    if not same:
+        return f'"{name}"'
+    letters: list[str] = []
+    for char in name:  # a combining mark joins the letter before it
+        if letters and unicodedata.combining(char):
+            letters[-1] += char
+        else:
+            letters.append(char)
+    spelt = ", ".join(f"{letter} = {' '.join(f'U+{ord(c):04X}' for c in letter)}"
+                      for letter in dict.fromkeys(letters) if not letter.isascii())
+    form = "NFC" if unicodedata.is_normalized("NFC", name) else "NFD" if unicodedata.is_normalized("NFD", name) else ""
+    return f'"{name}" ({spelt}{", " + form if form else ""})'
+
+
 def resolve_links(
-    links: Iterable[Any] | None, lookup: TerritoryLookup
+    links: Iterable[Any] | None, lookup: TerritoryLookup, absent: Mapping[str, str] | None = None
 ) -> tuple[list[tuple[int, int, str, str]], list[str], list[str]]:
     """Resolve links given as pairs (or ``(a, b, note)``) of names or ids
-    (matched as :class:`TerritoryLookup` says).
+    (matched as :class:`TerritoryLookup` says). ``absent``: names of features
+    left out of the map, each with why (e.g. ``features[9], an empty
+    MultiPolygon``), for a link that names one.
 
     Returns:
         ``(pairs, errors, warnings)``: pairs as ``(index_a, index_b, note,
@@ -246,10 +267,13 @@ def resolve_links(
         who = f'links[{k}] ("{a}", "{b}")'
         found = {end: lookup.find(end) for end in dict.fromkeys((a, b))}
         for end, match in found.items():
-            if match is None:
+            if match is None and absent and end.strip() in absent:
+                errors.append(f'{who}: "{end}" is not on the map: {absent[end.strip()]}')
+            elif match is None:
                 errors.append(f'{who}: unknown territory "{end}" (not a territory name or id)')
             elif isinstance(match, list):
-                spellings = " and ".join(f'"{lookup.names[i]}"' for i in match)
+                group = [lookup.names[i] for i in match]
+                spellings = " and ".join(_shown_name(name, group) for name in group)
                 errors.append(f'{who}: "{end}" matches {spellings}, which differ only in case, accents or spacing; '
                               "use the exact name")
         if not all(isinstance(match, int) for match in found.values()):

@@ -6,8 +6,14 @@ computed, the way ``tools/build_maps.py`` computes it:
 
 * coordinates in WGS 84 degrees: converted, swapped back or cut at the
   antimeridian as :mod:`triviador_nb.maps.coordinates` says;
+* outlines repaired as :mod:`triviador_nb.maps.repair` says (parts collapsed
+  to a point left out, invalid ones made valid), each with a warning; a
+  feature with an empty geometry (allowed by RFC 7946) or an outline that
+  collapsed whole is no territory, with a warning; a territory far beyond
+  all the others is a warning (:mod:`triviador_nb.maps.places`);
 * names from one feature property (``name_property``, by default the first
-  of ``"name"``, ``"NAME"``, ``"name_en"`` the features have); ids are the
+  of ``"name"``, ``"NAME"``, ``"Name"``, ``"name_en"`` the features have, else
+  any other spelling of ``name`` such as ``"nAmE"``); ids are the
   names as slugs (``"Bács-Kiskun"`` -> ``"Bacs-Kiskun"``), made unique; with
   ``merge_by_name`` the features sharing a name are one territory (their
   shapes united), without it repeated names are one error that says so;
@@ -39,7 +45,7 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -51,6 +57,8 @@ from shapely.geometry import shape
 from triviador_nb.engine.board import Board
 from .coordinates import compact_longitudes, to_degrees
 from .display import display_shapes, geojson_geometry
+from .places import far_features
+from .repair import collapsed_note, collapsed_whole, collapsed_whole_note, polygonal, repaired, without_collapsed
 from .model import (
     GEOMETRY_TYPES,
     HINT_LINK,
@@ -64,7 +72,7 @@ from .model import (
     resolve_links,
 )
 
-NAME_PROPERTIES = ("name", "NAME", "name_en")
+NAME_PROPERTIES = ("name", "NAME", "Name", "name_en")
 MIN_SHARED_BORDER_KM = 1.0
 SNAP_KM = 0.1
 LABEL_TOLERANCE_KM = 0.5
@@ -222,15 +230,22 @@ def _properties(feature: Any) -> dict:
 
 
 def _choose_name_property(features: list) -> str | None:
-    """The first of :data:`NAME_PROPERTIES` any feature has as text, else None."""
+    """The first of :data:`NAME_PROPERTIES` any feature has as text, else the first property spelt
+    ``name`` in other letter cases that one has, else None."""
     for key in NAME_PROPERTIES:
         if any(_name_text(_properties(f).get(key)) for f in features):
             return key
+    for feature in features:
+        for key, value in _properties(feature).items():
+            if isinstance(key, str) and key.casefold() == "name" and _name_text(value):
+                return key
     return None
 
 
 # --- the check ------------------------------------------------------------------
 
+HIGHCHARTS_LINES = {"__separator_lines__": "lines between the map's insets",  # features' "hc-group"
+                    "__border_lines__": "border lines drawn over the map"}
 SHOWN_DUPLICATES = 3  # repeated names a message lists by name
 SHOWN_LONE = 10  # territories without a neighbour named one by one; the rest in one message
 
@@ -242,11 +257,15 @@ def check_plain_collection(
     links: Iterable[Any] | None,
     players: int,
     merge_by_name: bool = False,
+    progress: Callable[[str], None] | None = None,
 ) -> tuple[GameMap | None, list[str], list[str]]:
     """Check a plain GeoJSON FeatureCollection and build its map.
 
     ``data`` is a FeatureCollection with a non-empty ``features`` list (the
-    caller checked that); other arguments as :func:`triviador_nb.maps.load_map`.
+    caller checked that); ``progress`` is told what the check is doing, a
+    sentence at each step and at every tenth of the long ones (e.g.
+    ``"outlines checked: 1,200 of 3,231"``); other arguments as
+    :func:`triviador_nb.maps.load_map`.
 
     Returns:
         ``(game_map, errors, warnings)``; ``game_map`` is None when there are errors.
@@ -275,47 +294,71 @@ def check_plain_collection(
     raw: dict[int, shapely.Geometry] = {}  # index -> polygonal geometry as read (any CRS)
     problems: dict[int, str] = {}
     kinds: Counter[str] = Counter()
+    skipped: set[int] = set()  # features with no outline to draw (empty, or collapsed whole): not territories
     for index, feature in enumerate(features):
         if not isinstance(feature, dict) or feature.get("type") != "Feature":
             errors.append(f'{who(index)}: not a GeoJSON Feature (needs "type": "Feature")')
             kinds["not a Feature"] += 1
             continue
-        if key is not None and names[index] is None:
-            errors.append(f"{who(index)}: missing properties.{key} (the territory's name)")
         geometry, problem, kind = _read_geometry(feature.get("geometry"))
         kinds[kind] += 1
+        drawing = _properties(feature).get("hc-group")
+        if drawing in HIGHCHARTS_LINES and kind in ("LineString", "MultiLineString"):
+            skipped.add(index)
+            notes.append(f"{who(index)}: Highcharts' {HIGHCHARTS_LINES[drawing]} (a {kind}, not a territory): "
+                         "left out of the map")
+            continue
+        if kind.startswith("empty "):
+            skipped.add(index)
+            notes.append(f"{who(index)}: {kind} (no outline, as GeoJSON allows): left out of the map")
+            continue
+        if geometry is not None:
+            geometry, dropped = without_collapsed(geometry)
+            if dropped:
+                notes.append(f"{who(index)}: {collapsed_note(dropped)}")
+            elif collapsed_whole(geometry, feature["geometry"]):
+                skipped.add(index)
+                notes.append(f"{who(index)}: {collapsed_whole_note(geometry)}")
+                continue
+            raw[index] = geometry
+        if key is not None and names[index] is None:
+            errors.append(f"{who(index)}: missing properties.{key} (the territory's name)")
         if problem:
             problems[index] = problem
-        if geometry is not None:
-            raw[index] = geometry
     if not raw and not any(k in GEOMETRY_TYPES for k in kinds):
         head.append(_no_outlines(kinds))
         return None, head + _in_feature_order([e for e in errors if "not a GeoJSON Feature" not in e]), notes
 
     # coordinates: WGS 84 degrees within range (coordinates.py), then each shape valid
+    tell = progress or (lambda _message: None)
+    tell(f"{len(raw):,} outlines read; converting coordinates")
     degrees = to_degrees(raw, data, features)
     notes += degrees.notes
     if degrees.errors:
         return None, head + degrees.errors + _in_feature_order(errors), notes
     problems.update(degrees.feature_errors)
     shapes: dict[int, shapely.Geometry] = {}  # index -> polygonal shape in degrees (repaired if invalid)
-    for index, shape_deg in sorted(degrees.shapes.items()):
-        repaired, problem = _valid_polygon(shape_deg)
-        if problem and repaired is not None and problem.startswith("invalid geometry"):
+    step = max(1, len(degrees.shapes) // 10)
+    for done, (index, shape_deg) in enumerate(sorted(degrees.shapes.items()), start=1):
+        if done % step == 0:
+            tell(f"outlines checked: {done:,} of {len(degrees.shapes):,}")
+        fixed, problem = _valid_polygon(shape_deg)
+        if problem and fixed is not None and problem.startswith("invalid geometry"):
             # published files often have a crossing or a sliver a teacher cannot fix: shapely's make_valid can
             notes.append(f"{who(index)}: {problem}; repaired with shapely's make_valid (look at the map to see "
                          "that it is right)")
         elif problem:
             problems[index] = problem
-        if repaired is not None:
-            shapes[index] = repaired
+        if fixed is not None:
+            shapes[index] = fixed
     errors += [f"{who(i)}: {problem}" for i, problem in problems.items()]
     shapes, _moved = compact_longitudes(shapes)
+    notes += [f"{who(index)}: {text}" for index, text in far_features(shapes).items()]
 
     # territories: a feature each, or with merge_by_name the features sharing a name
     groups: dict[str, list[int]] = {}
     for index, name in enumerate(names):
-        if name is not None:
+        if name is not None and index not in skipped:
             groups.setdefault(name, []).append(index)
     repeated = {name: members for name, members in groups.items() if len(members) > 1}
     if merge_by_name:
@@ -323,15 +366,15 @@ def check_plain_collection(
         for name, members in repeated.items():
             parts = [shapes.pop(i) for i in members if i in shapes]  # repaired ones too: their problem is listed
             if parts:
-                shapes[members[0]] = _polygonal(shapely.unary_union(parts)) or parts[0]
-        territories = [i for i in range(len(features)) if i not in dropped]
+                shapes[members[0]] = polygonal(shapely.unary_union(parts)) or parts[0]
+        territories = [i for i in range(len(features)) if i not in dropped and i not in skipped]
         if repeated:
             merged = sum(len(m) for m in repeated.values())
             count = len(repeated)
             notes.append(f"{merged} features sharing {count} name{'s' if count > 1 else ''} were merged into "
                          f"{count} {'territories' if count > 1 else 'territory'}")
     else:
-        territories = list(range(len(features)))
+        territories = [i for i in range(len(features)) if i not in skipped]
         if repeated:
             head.append(_duplicates_message(repeated))
     first = {members[0] for members in groups.values()}
@@ -339,6 +382,7 @@ def check_plain_collection(
     ids: dict[int, str | None] = dict(zip(territories, ids_of, strict=True))
 
     # adjacency over every territory with a polygon, so one bad feature does not hide the others' borders
+    tell("measuring the borders")
     indices = [i for i in territories if i in shapes]
     if indices:
         west, south, east, north = shapely.total_bounds([shapes[i] for i in indices]).tolist()
@@ -357,7 +401,9 @@ def check_plain_collection(
     collisions = collision_warning(lookup.collisions())
     if collisions:
         notes.append(collisions)
-    pairs, link_errors, link_notes = resolve_links(links, lookup)
+    left_out = {names[i]: f"features[{i}] has no outline to draw (see its warning)" for i in sorted(skipped)
+                if names[i] is not None}
+    pairs, link_errors, link_notes = resolve_links(links, lookup, left_out)
     errors += link_errors
     notes += link_notes
     usable = [(territories[a], territories[b], note, description) for a, b, note, description in pairs
@@ -386,7 +432,7 @@ def check_plain_collection(
             ) + (f"; and {len(groups_apart) - 5} more groups" if len(groups_apart) > 5 else "")
             errors.append(
                 f"the territories fall apart into {len(groups_apart)} groups that neither border nor link each "
-                f"other ({listed}); link the groups ({HINT_LINK})"
+                f"other ({listed}); link the groups ({HINT_LINK}){_suggested_links(groups_apart, shapes_km, names)}"
             )
     if complete and not head:  # with names repeated the territories are not known yet
         found, certain = _independent_set(neighbours, players)
@@ -415,6 +461,7 @@ def check_plain_collection(
         {ids[i]: names[i] for i in territories},
         {ids[i]: sorted(ids[n] for n in neighbours[i]) for i in territories},
     )
+    tell("simplifying the outlines for drawing and placing the labels")
     drawn, drawing_note = display_shapes([shapes[i] for i in territories], coverage)
     if drawing_note:
         notes.append(drawing_note)
@@ -466,7 +513,7 @@ def _no_outlines(kinds: Counter[str]) -> str:
     """The message for a file in which no feature has a polygon."""
     found = ", ".join(f"{count} {kind}" for kind, count in kinds.most_common())
     advice = "a map needs each territory's outline as a Polygon or MultiPolygon"
-    if set(kinds) <= {"null"}:
+    if set(kinds) <= {"null", "empty Polygon", "empty MultiPolygon"}:
         advice = ("the file has the territories' data but not their outlines; " + advice +
                   ": export the map again with its geometry")
     elif set(kinds) <= {"Point", "MultiPoint", "null"}:
@@ -503,7 +550,7 @@ def _read_geometry(geometry: Any) -> tuple[shapely.Geometry | None, str | None, 
         problem = f"malformed {geometry_type} coordinates ({_short_error(error)}); {RING_HELP[geometry_type]}"
         return None, problem, kind
     if result.is_empty:
-        return None, f"empty {geometry_type}", kind
+        return None, None, f"empty {geometry_type}"
     if not finite:
         return None, f"{geometry_type} coordinates must be finite numbers (the file has NaN or Infinity)", kind
     return result, None, kind
@@ -523,22 +570,16 @@ def _short_error(error: Exception) -> str:
 
 
 def _valid_polygon(result: shapely.Geometry) -> tuple[shapely.Geometry | None, str | None]:
-    """``(shape, problem)``: the shape (repaired when invalid, for measuring) and what is wrong."""
+    """``(shape, problem)``: the shape (repaired when invalid, for measuring: :func:`.repair.repaired`)
+    and what is wrong."""
     if not result.is_valid:
         reason = shapely.is_valid_reason(result)
-        repaired = _polygonal(shapely.make_valid(result))
-        return repaired, f"invalid geometry: {reason}"
-    polygonal = _polygonal(result)
-    if polygonal is None or result.area == 0:
+        _, south, _, north = result.bounds
+        return repaired(result, (south + north) / 2), f"invalid geometry: {reason}"
+    shape_ = polygonal(result)
+    if shape_ is None or result.area == 0:
         return None, f"{result.geom_type} has no area"
-    return polygonal, None
-
-
-def _polygonal(geometry: shapely.Geometry) -> shapely.Geometry | None:
-    parts = [p for p in shapely.get_parts(geometry) if p.geom_type in GEOMETRY_TYPES and p.area > 0]
-    if not parts:
-        return None
-    return parts[0] if len(parts) == 1 else shapely.unary_union(parts)
+    return shape_, None
 
 
 def _nearest(lone: list[int], shapes_km: dict[int, shapely.Geometry], names: list[str | None]) -> list[str]:
@@ -558,8 +599,48 @@ def _nearest(lone: list[int], shapes_km: dict[int, shapely.Geometry], names: lis
             continue
         distance, nearest = min(candidates)
         label = f'"{names[nearest]}"' if names[nearest] else f"features[{nearest}]"
-        found.append(f" (nearest: {label}, {distance:.0f} km away)")
+        found.append(f" (nearest: {label}, {distance_text(distance)})")
     return found
+
+
+SUGGESTED_LINKS = 5  # groups apart for which the nearest pair to link is named
+
+
+def _suggested_links(groups: list[list[int]], shapes_km: dict[int, shapely.Geometry],
+                     names: list[str | None]) -> str:
+    """``; the nearest pairs: "A" and "B" (38 km), ...``: for each group but the largest (up to
+    :data:`SUGGESTED_LINKS`), its territory nearest to the largest group and that group's territory
+    nearest to it (an island group and the mainland, say); ``""`` when none can be measured."""
+    main = [i for i in groups[0] if i in shapes_km]
+    if not main:
+        return ""
+    tree = shapely.STRtree([shapes_km[i] for i in main])
+    pairs = []
+    for group in groups[1:SUGGESTED_LINKS + 1]:
+        members = [i for i in group if i in shapes_km]
+        if not members:
+            continue
+        hits, distances = tree.query_nearest([shapes_km[i] for i in members], return_distance=True)
+        k = int(np.argmin(distances))
+        a, b = members[int(hits[0][k])], main[int(hits[1][k])]
+        label_a = f'"{names[a]}"' if names[a] else f"features[{a}]"
+        label_b = f'"{names[b]}"' if names[b] else f"features[{b}]"
+        pairs.append(f"{label_a} and {label_b} ({distance_text(float(distances[k])).removesuffix(' away')})")
+    more = " and more" if len(groups) > SUGGESTED_LINKS + 1 else ""
+    return f"; the nearest pairs to link: {'; '.join(pairs)}{more}" if pairs else ""
+
+
+def distance_text(km: float) -> str:
+    """How far apart two territories are, never "0 km" for ones that do not touch:
+    ``"touches it, but they share less than 1 km of border"`` (0), ``"less than 1 m away"``,
+    ``"263 m away"`` (under 1 km), ``"58 km away"``."""
+    if km <= 0:
+        return f"touches it, but they share less than {MIN_SHARED_BORDER_KM:g} km of border"
+    if km < 0.0005:
+        return "less than 1 m away"
+    if km < 1:
+        return f"{km * 1000:.0f} m away"
+    return f"{km:,.0f} km away"
 
 
 def _components(neighbours: dict[int, set[int]]) -> list[list[int]]:

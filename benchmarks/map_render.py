@@ -1,0 +1,64 @@
+"""What a map's first render sends, by widget kind (issue 25: 2,300-3,200 territories sent 9-12 MiB in
+about 10,000 widget messages). Run: ``.venv/bin/python benchmarks/map_render.py [--sizes 434 2328]``
+
+Builds a ``MapView`` of ``benchmarks/big_maps.py``'s synthetic grid and counts each widget message's
+JSON bytes, grouped by the model it opens (a Polygon, a Marker, a DivIcon...), with the time to build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+import warnings
+from collections import Counter
+from pathlib import Path
+
+import comm
+
+from big_maps import grid_map
+from triviador_nb.maps import MapWarning, load_map
+from triviador_nb.ui.map_view import MapView
+
+
+def measure(count: int, folder: Path) -> None:
+    path = folder / f"grid{count}.geojson"
+    path.write_text(json.dumps(grid_map(count)), encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MapWarning)
+        game_map = load_map(path)
+    messages: Counter[str] = Counter()
+    sizes: Counter[str] = Counter()
+    original = comm.DummyComm.publish_msg
+
+    def publish_msg(self_comm, msg_type, data=None, metadata=None, buffers=None, **keys):
+        state = data.get("state", {}) if isinstance(data, dict) else {}
+        kind = state.get("_model_name", msg_type) if isinstance(state, dict) else msg_type
+        messages[kind] += 1
+        sizes[kind] += len(json.dumps(data, default=str).encode("utf-8"))
+
+    comm.DummyComm.publish_msg = publish_msg
+    try:
+        start = time.perf_counter()
+        view = MapView(game_map)
+        build_s = time.perf_counter() - start
+    finally:
+        comm.DummyComm.publish_msg = original
+    kinds = ", ".join(f"{kind} {messages[kind]:,} ({sizes[kind] / 2**20:.2f} MiB)" for kind, _ in sizes.most_common(4))
+    print(f"{count:>5} territories: {sum(messages.values()):,} messages, {sum(sizes.values()) / 2**20:.2f} MiB, "
+          f"built in {build_s:.1f} s; {kinds}", flush=True)
+    view.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[434, 2328], help="territory counts")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        for count in args.sizes:
+            measure(count, Path(folder))
+
+
+if __name__ == "__main__":
+    main()
