@@ -16,7 +16,9 @@ temporary folder, the DummyAuthenticator with a password, and:
 Each user's token is made through the hub's REST API as the user would
 (``POST /hub/api/users/<name>/tokens`` with their password), with the scopes
 a kernel's ``JUPYTERHUB_API_TOKEN`` has under the README's
-``c.Spawner.server_token_scopes``. Users never start servers.
+``c.Spawner.server_token_scopes``. A test may start a user's server
+(:meth:`Hub.start_server`: the hub spawns ``tests/hub_fake_server.py``,
+which keeps the environment a kernel would have).
 Every wait is bounded; :meth:`Hub.stop` ends the hub and its proxy (their
 own process group), killing them when they do not stop in time.
 """
@@ -116,6 +118,21 @@ class Hub:
         answer = _request("POST", f"{self.api_url}/users/{user}/tokens", body)
         return answer["token"]
 
+    def start_server(self, user: str, timeout: float = START_TIMEOUT_S) -> dict[str, str]:
+        """Start ``user``'s single-user server (``tests/hub_fake_server.py``, as
+        the hub spawns one) and return its ``JUPYTERHUB_*`` environment: what
+        a kernel of that user has. Bounded by ``timeout``."""
+        env_file = self.folder / "home" / user / "hub-env.json"
+        request = urllib.request.Request(f"{self.api_url}/users/{user}/server", method="POST",
+                                         headers={"Authorization": f"token {self.new_token(user, scopes=None)}"})
+        urllib.request.urlopen(request, timeout=5).close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and not env_file.exists():
+            time.sleep(0.1)
+        if not env_file.exists():
+            raise RuntimeError(f"{user}'s server did not start:\n{self.log_tail()}")
+        return json.loads(env_file.read_text())
+
     def stop(self) -> None:
         """SIGTERM to the hub (it stops its proxy); SIGKILL to their process group
         when they are not gone within ``STOP_TIMEOUT_S``."""
@@ -169,6 +186,10 @@ c.JupyterHub.load_roles = [
     {{"name": "user", "scopes": ["self", "access:services!service={SERVICE}"]}},
 ]
 c.Spawner.server_token_scopes = {KERNEL_SCOPES!r}
+c.JupyterHub.public_url = "http://127.0.0.1:{hub.proxy_port}/"
+c.JupyterHub.spawner_class = "simple"
+c.SimpleLocalProcessSpawner.home_dir_template = {str(hub.folder / 'home' / '{username}')!r}
+c.Spawner.cmd = [{sys.executable!r}, {str(Path(__file__).with_name('hub_fake_server.py'))!r}]
 """
     path = hub.folder / "jupyterhub_config.py"
     path.write_text(config)

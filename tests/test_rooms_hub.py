@@ -295,3 +295,24 @@ def test_kernel_scopes_in_the_helpers_match_the_readme():
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     assert f'c.Spawner.server_token_scopes = {KERNEL_SCOPES!r}'.replace("'", '"') in readme
+
+
+def test_a_real_kernels_environment_reaches_the_service(hub, identities):
+    """The hub spawns anna's server (a stand-in that keeps its environment, as
+    a kernel inherits it): its JUPYTERHUB_API_TOKEN, with the README's
+    server_token_scopes, identifies anna, and hub_service_url from its
+    environment (public_url set) is the proxy's /services/triviador/."""
+    env = hub.start_server("anna")
+    assert env["JUPYTERHUB_API_URL"] == hub.api_url  # the hub's own API, not the proxy
+    assert env["JUPYTERHUB_BASE_URL"] == "/"
+    assert env["JUPYTERHUB_PUBLIC_HUB_URL"] == f"http://127.0.0.1:{hub.proxy_port}/hub/"
+    assert identities.identify(env["JUPYTERHUB_API_TOKEN"]) == Identity("anna", teacher=False, groups=frozenset(),
+                                                                        admin=False)
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in env.items():
+            patch.setenv(name, value)
+        url, token = hub_service_url(SERVICE), kernel_hub_token()
+    assert url == hub.service_url
+    with connect(url, additional_headers={"Authorization": f"token {token}"}, open_timeout=5) as ws:
+        ws.send("from my kernel")
+        assert ws.recv(timeout=5) == "anna: from my kernel"
