@@ -199,7 +199,11 @@ c.Spawner.cmd = [{sys.executable!r}, {str(Path(__file__).with_name('hub_fake_ser
 def start_hub(folder: Path, proxy_command: str, timeout: float = START_TIMEOUT_S, service_port: int | None = None) -> Hub:
     """Start a hub in ``folder`` and wait (at most ``timeout`` s) until its API
     and its proxy answer and every user has a token. Raises RuntimeError with
-    the log's tail when it does not come up; the hub is stopped then."""
+    the log's tail when it does not come up; the hub is stopped then.
+
+    Something should already answer HTTP on ``service_port`` (the fixture's
+    :class:`ServiceStandIn`): the hub waits up to 30 s for an external
+    service's URL before it routes anything."""
     began = time.monotonic()
     hub = Hub(folder=folder, hub_port=free_port(), proxy_port=free_port(), service_port=service_port or free_port(),
               service_token=secrets.token_hex(32))
@@ -269,9 +273,16 @@ class CountingForwarder:
         self._thread.start()
 
     def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(STOP_TIMEOUT_S)
+        if self._thread.is_alive():
+            self._server.shutdown()
+            self._server.server_close()
+            self._thread.join(STOP_TIMEOUT_S)
+
+    def __enter__(self) -> "CountingForwarder":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
 
 
 def missing() -> str:

@@ -12,12 +12,17 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+import threading
 import time
+from http.server import ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
+from websockets.datastructures import Headers
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from hub_fake_server import Up
 from hub_helpers import ADMIN, KERNEL_SCOPES, SERVICE, TEACHER, TEACHERS, CountingForwarder, free_port, hub, missing  # noqa: F401
 from triviador_nb.rooms.identity import (
     HubIdentities,
@@ -36,11 +41,21 @@ if MISSING and os.environ.get("CI"):
 ACCESS = f"access:services!service={SERVICE}"
 
 
+def run_on_a_loop_of_its_own(coroutine):
+    """Await ``coroutine`` on a new loop, leaving the thread's event loop as it
+    was (``asyncio.run`` would leave the main thread with none: later tests
+    that make a ``LoopClock`` there would fail)."""
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(coroutine)
+    finally:
+        loop.close()
+
+
 @pytest.fixture
 def identities(hub):
-    found = HubIdentities(TEACHERS, api_url=hub.api_url, api_token=hub.service_token, service_name=SERVICE)
-    yield found
-    found.close()
+    with HubIdentities(TEACHERS, api_url=hub.api_url, api_token=hub.service_token, service_name=SERVICE) as found:
+        yield found
 
 
 # --- who a token is -------------------------------------------------------------------------
@@ -55,13 +70,10 @@ def test_a_student_a_teacher_by_group_and_an_admin_are_told_apart(hub, identitie
 
 
 def test_without_a_teachers_group_only_hub_admins_teach(hub):
-    only_admins = HubIdentities(None, api_url=hub.api_url, service_name=SERVICE)
-    try:
+    with HubIdentities(None, api_url=hub.api_url, service_name=SERVICE) as only_admins:
         assert only_admins.identify(hub.tokens[TEACHER]).teacher is False
         assert only_admins.identify(hub.tokens[TEACHER]).groups == frozenset({TEACHERS})
         assert only_admins.identify(hub.tokens[ADMIN]).teacher is True
-    finally:
-        only_admins.close()
 
 
 def test_a_made_up_or_empty_token_is_nobody(hub, identities):
@@ -96,12 +108,9 @@ def test_a_token_without_the_access_scope_may_not_use_the_service(hub, identitie
     # a token with everything anna may do (the hub's default for a new token) includes the access
     assert identities.identify(hub.new_token("anna", scopes=None)).user == "anna"
     # without a service name (and no JUPYTERHUB_SERVICE_NAME) no access scope is asked for
-    lenient = HubIdentities(TEACHERS, api_url=hub.api_url)
-    try:
+    with HubIdentities(TEACHERS, api_url=hub.api_url) as lenient:
         assert lenient.access_scopes == frozenset()
         assert lenient.identify(activity_only).user == "anna"
-    finally:
-        lenient.close()
 
 
 def test_identify_async_answers_on_the_callers_loop(hub, identities):
@@ -109,8 +118,19 @@ def test_identify_async_answers_on_the_callers_loop(hub, identities):
         return await asyncio.gather(identities.identify_async(hub.tokens["anna"]),
                                     identities.identify_async(hub.tokens[TEACHER]))
 
-    anna, tereza = asyncio.run(both())
+    anna, tereza = run_on_a_loop_of_its_own(both())
     assert (anna.user, anna.teacher, tereza.user, tereza.teacher) == ("anna", False, TEACHER, True)
+
+
+def test_the_service_checks_its_own_token_at_start(hub, identities, monkeypatch):
+    assert identities.check_service() == SERVICE
+    monkeypatch.delenv("JUPYTERHUB_API_TOKEN", raising=False)
+    with (HubIdentities(TEACHERS, api_url=hub.api_url, service_name=SERVICE) as tokenless,
+          pytest.raises(HubUnavailable, match="no service token: JUPYTERHUB_API_TOKEN is not set")):
+        tokenless.check_service()
+    with (HubIdentities(TEACHERS, api_url=hub.api_url, api_token="f" * 64, service_name=SERVICE) as wrong,
+          pytest.raises(HubUnavailable, match="does not know this service's token")):
+        wrong.check_service()
 
 
 # --- the hub away, and the cache ------------------------------------------------------------
@@ -118,12 +138,23 @@ def test_identify_async_answers_on_the_callers_loop(hub, identities):
 
 def test_a_hub_that_cannot_be_reached_raises_hub_unavailable(hub):
     nowhere = f"http://127.0.0.1:{free_port()}/hub/api"  # nothing listens there
-    away = HubIdentities(TEACHERS, api_url=nowhere, service_name=SERVICE)
+    with (HubIdentities(TEACHERS, api_url=nowhere, service_name=SERVICE) as away,
+          pytest.raises(HubUnavailable, match=f"the hub at {nowhere} could not be asked")):
+        away.identify(hub.tokens["anna"])
+
+
+def test_an_address_that_is_no_hub_raises_hub_unavailable(hub):
+    """A web server that answers 200 with "up", not the hub's JSON (a wrong api_url)."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Up)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/hub/api"
     try:
-        with pytest.raises(HubUnavailable, match=f"the hub at {nowhere} could not be asked"):
-            away.identify(hub.tokens["anna"])
+        with (HubIdentities(TEACHERS, api_url=url, service_name=SERVICE) as wrong,
+              pytest.raises(HubUnavailable, match=f"the hub at {url} gave no usable answer")):
+            wrong.identify(hub.tokens["anna"])
     finally:
-        away.close()
+        server.shutdown()
+        server.server_close()
 
 
 def test_a_silent_hub_times_out_without_blocking_the_event_loop(hub):
@@ -131,8 +162,7 @@ def test_a_silent_hub_times_out_without_blocking_the_event_loop(hub):
         silent.bind(("127.0.0.1", 0))
         silent.listen(8)
         url = f"http://127.0.0.1:{silent.getsockname()[1]}/hub/api"
-        slow = HubIdentities(TEACHERS, api_url=url, service_name=SERVICE, timeout_s=0.5)
-        try:
+        with HubIdentities(TEACHERS, api_url=url, service_name=SERVICE, timeout_s=0.5) as slow:
             began = time.monotonic()
             with pytest.raises(HubUnavailable, match=r"did not answer within 0.5 s"):
                 slow.identify(hub.tokens["anna"])
@@ -155,19 +185,16 @@ def test_a_silent_hub_times_out_without_blocking_the_event_loop(hub):
                 ticker.cancel()
                 return ticks
 
-            assert asyncio.run(ask_while_ticking()) >= 10  # the loop ran on for the half-second wait
-        finally:
-            slow.close()
+            assert run_on_a_loop_of_its_own(ask_while_ticking()) >= 10  # the loop ran on for the half-second wait
 
 
 def test_answers_are_cached_and_the_cache_outlives_the_hub(hub):
-    counter = CountingForwarder(hub.api_url)
-    cached = HubIdentities(TEACHERS, api_url=counter.url, service_name=SERVICE, cache_s=300)
-    try:
+    with (CountingForwarder(hub.api_url) as counter,
+          HubIdentities(TEACHERS, api_url=counter.url, service_name=SERVICE, cache_s=300) as cached):
         assert cached.identify(hub.tokens["anna"]).user == "anna"
         assert counter.count == 1
         assert cached.identify(hub.tokens["anna"]).user == "anna"
-        assert asyncio.run(cached.identify_async(hub.tokens["anna"])).user == "anna"
+        assert run_on_a_loop_of_its_own(cached.identify_async(hub.tokens["anna"])).user == "anna"
         assert counter.count == 1  # the second and third answers came from the cache
         assert cached.identify("f" * 32) is None
         assert cached.identify("f" * 32) is None
@@ -178,24 +205,17 @@ def test_answers_are_cached_and_the_cache_outlives_the_hub(hub):
         assert cached.identify(hub.tokens["anna"]).user == "anna"
         with pytest.raises(HubUnavailable):
             cached.identify(hub.tokens["ben"])  # never asked: the hub must be
-    finally:
-        cached.close()
-        counter.stop()
 
 
 def test_a_cached_answer_expires_after_cache_s(hub):
-    counter = CountingForwarder(hub.api_url)
-    brief = HubIdentities(TEACHERS, api_url=counter.url, service_name=SERVICE, cache_s=1)
-    try:
+    with (CountingForwarder(hub.api_url) as counter,
+          HubIdentities(TEACHERS, api_url=counter.url, service_name=SERVICE, cache_s=1) as brief):
         brief.identify(hub.tokens["ben"])
         brief.identify(hub.tokens["ben"])
         assert counter.count == 1
         time.sleep(1.2)
         assert brief.identify(hub.tokens["ben"]).user == "ben"
         assert counter.count == 2
-    finally:
-        brief.close()
-        counter.stop()
 
 
 # --- the transport: a WebSocket through the hub's proxy ---------------------------------------
@@ -251,8 +271,6 @@ def test_token_from_headers(headers, token):
 
 
 def test_token_from_websockets_headers():
-    from websockets.datastructures import Headers
-
     assert token_from_headers(Headers([("AuThOrIzAtIoN", "Token xyz")])) == "xyz"
 
 
@@ -291,8 +309,6 @@ def test_hub_service_url_needs_a_public_address(monkeypatch):
 
 
 def test_kernel_scopes_in_the_helpers_match_the_readme():
-    from pathlib import Path
-
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     assert f'c.Spawner.server_token_scopes = {KERNEL_SCOPES!r}'.replace("'", '"') in readme
 

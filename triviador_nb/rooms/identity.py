@@ -102,8 +102,8 @@ class HubIdentities:
 
     Questions go to the hub from one thread of this object's own (with its own
     event loop), so :meth:`identify_async` never blocks the caller's loop and
-    HubAuth's cache is only ever touched from that thread. :meth:`close` stops
-    it.
+    HubAuth's cache is only ever touched from that thread. :meth:`close` (or
+    the end of a ``with`` block) stops it.
     """
 
     def __init__(self, teachers_group: str | None, api_url: str | None = None, api_token: str | None = None,
@@ -161,6 +161,12 @@ class HubIdentities:
             thread.join(self.timeout_s)
             loop.close()
 
+    def __enter__(self) -> "HubIdentities":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
     def _ensure_loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
             if self._loop is None:
@@ -170,17 +176,29 @@ class HubIdentities:
                 self._loop, self._thread = loop, thread
             return self._loop
 
-    async def _identify(self, token: str) -> Identity | None:
-        from tornado.web import HTTPError
+    def check_service(self) -> str:
+        """Ask the hub whose this service's own token is: the service's name.
+        For the host's start (fail fast, before any student connects).
 
+        Raises:
+            HubUnavailable: the hub cannot be asked, no service token is set,
+                or the hub does not know the token as a service's.
+        """
+        return asyncio.run_coroutine_threadsafe(self._check_service(), self._ensure_loop()).result()
+
+    async def _check_service(self) -> str:
+        if not self._auth.api_token:
+            raise HubUnavailable("no service token: JUPYTERHUB_API_TOKEN is not set (the hub sets it for a "
+                                 "managed service; give an external one its api_token)")
+        model = await self._ask(self._auth.api_token, use_cache=False)
+        if model is None or model.get("kind") != "service":
+            raise HubUnavailable(f"the hub at {self.api_url} does not know this service's token")
+        return model["name"]
+
+    async def _identify(self, token: str) -> Identity | None:
         if not token or not token.strip():
             return None
-        try:
-            model = await asyncio.wait_for(self._auth.user_for_token(token.strip(), sync=False), self.timeout_s)
-        except asyncio.TimeoutError:
-            raise HubUnavailable(f"the hub at {self.api_url} did not answer within {self.timeout_s:g} s") from None
-        except HTTPError as error:
-            raise HubUnavailable(f"the hub at {self.api_url} could not be asked: {error.log_message}") from None
+        model = await self._ask(token.strip())
         if model is None or model.get("kind", "user") != "user" or not model.get("name"):
             return None  # no such token, or a service's token: no person
         if self.access_scopes and not self._auth.check_scopes(self.access_scopes, model):
@@ -189,6 +207,20 @@ class HubIdentities:
         admin = bool(model.get("admin"))
         teacher = admin or (self.teachers_group is not None and self.teachers_group in groups)
         return Identity(user=model["name"], teacher=teacher, groups=groups, admin=admin)
+
+    async def _ask(self, token: str, use_cache: bool = True) -> dict | None:
+        """HubAuth's answer for ``token`` (its model, or None), within ``timeout_s``."""
+        from tornado.web import HTTPError
+
+        try:
+            return await asyncio.wait_for(self._auth.user_for_token(token, use_cache=use_cache, sync=False),
+                                          self.timeout_s)
+        except asyncio.TimeoutError:
+            raise HubUnavailable(f"the hub at {self.api_url} did not answer within {self.timeout_s:g} s") from None
+        except HTTPError as error:
+            raise HubUnavailable(f"the hub at {self.api_url} could not be asked: {error.log_message}") from None
+        except Exception as error:  # the answer broke off, or was not the hub's JSON
+            raise HubUnavailable(f"the hub at {self.api_url} gave no usable answer: {error!r}") from None
 
 
 async def _close_http_client() -> None:
