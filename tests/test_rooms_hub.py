@@ -272,6 +272,7 @@ def test_token_from_headers(headers, token):
 
 def test_token_from_websockets_headers():
     assert token_from_headers(Headers([("AuThOrIzAtIoN", "Token xyz")])) == "xyz"
+    assert token_from_headers(Headers([("Authorization", "token a1"), ("authorization", "token b2")])) is None
 
 
 def test_kernel_hub_token(monkeypatch):

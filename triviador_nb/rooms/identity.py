@@ -8,7 +8,7 @@ hub whose it is (:class:`HubIdentities`, with JupyterHub's own
 token, never from what the client types; a teacher is a hub user in the
 teachers' group given at start, or a hub admin.
 
-What the hub must grant (JupyterHub 5 and 6; checked against 6.1.1):
+What the hub must grant (JupyterHub 5 and 6; tested against 5.5.4 and 6.1.1):
 
 - **The service needs no scope to identify a token.**
   ``HubAuth.user_for_token(token)`` sends ``GET {api_url}/user`` with the
@@ -26,6 +26,10 @@ What the hub must grant (JupyterHub 5 and 6; checked against 6.1.1):
   ``users:activity!user`` and ``access:servers!server`` only). A valid token
   without it raises :class:`NoServiceAccess`. See the README, "Rooms on a
   JupyterHub".
+
+Answers are cached (``cache_s``, HubAuth's five minutes by default), both "who"
+and "no such token": a token revoked, or a user taken out of the teachers'
+group, keeps its old answer until then.
 
 No sockets of our own and no widgets: the HTTP to the hub is HubAuth's.
 """
@@ -240,14 +244,16 @@ async def _close_http_client() -> None:
 
 def token_from_headers(headers: Mapping[str, str]) -> str | None:
     """The hub token in ``Authorization: token <t>`` or ``Bearer <t>`` (any case),
-    as a kernel sends it; None when there is none. ``headers`` may be any
-    mapping (a ``websockets`` ``Headers`` object is case-insensitive; a plain
-    dict is searched without regard to case)."""
-    value = headers.get("Authorization") if hasattr(headers, "get") else None
-    if value is None:
-        value = next((v for k, v in headers.items() if k.lower() == "authorization"), None)
-    if not value:
-        return None
+    as a kernel sends it; None when there is none, or more than one.
+    ``headers``: a ``websockets`` ``Headers`` (its ``get_all`` sees a repeated
+    header) or any mapping of names to values, matched without regard to case."""
+    if hasattr(headers, "get_all"):  # websockets' Headers: a repeated header is kept twice
+        values = headers.get_all("Authorization")
+    else:
+        values = [v for k, v in headers.items() if k.lower() == "authorization"]
+    if len(values) != 1 or not values[0]:
+        return None  # none, or two: whose would it be?
+    value = values[0]
     match = _AUTH_HEADER.match(value)
     return match.group(1) if match else None
 
