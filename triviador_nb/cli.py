@@ -449,11 +449,17 @@ def _run_host(args: argparse.Namespace) -> int:
     if args.hub:
         from triviador_nb.rooms.identity import HubIdentities
 
+        from triviador_nb.rooms.identity import HubUnavailable
+
         try:
             hub = HubIdentities(args.teachers_group)
-        except (ValueError, KeyError, OSError) as error:
-            print(f"{PROG} host: --hub needs the JupyterHub service's environment ({error})", file=sys.stderr)
+            service = hub.check_service()  # fail now, not at the first student
+        except (HubUnavailable, ValueError, KeyError, OSError) as error:
+            print(f"{PROG} host: --hub needs the JupyterHub service's environment "
+                  f"(JUPYTERHUB_API_URL, JUPYTERHUB_API_TOKEN): {error}", file=sys.stderr)
             return 2
+        print(f"checking hub tokens as the service {service!r}; teachers: hub admins"
+              + (f" and the group {args.teachers_group!r}" if args.teachers_group else ""), flush=True)
     elif args.teachers_group:
         print(f"{PROG} host: --teachers-group goes with --hub", file=sys.stderr)
         return 2
@@ -472,7 +478,7 @@ def _run_host(args: argparse.Namespace) -> int:
         print(f"{PROG} host: {error}", file=sys.stderr)
         return 2
     where = f"{args.address}:{room_host.port}"
-    print(f"serving {len(rooms)} room(s) on ws://{where}", flush=True)
+    print(f"serving {len(rooms)} room(s) on ws://{where}", flush=True)  # (a hub service: behind the hub's proxy)
     if hub is None:  # the key is printed for whoever started the service: a teacher's notebook needs it
         print(f'teacher: teach("{room_host.url()}", key="{room_host.teacher_key}")', flush=True)
     for room in rooms:

@@ -36,7 +36,8 @@ ACK_TIMEOUT_S = 5.0  # the longest a click waits for the host's answer
 JOIN_TIMEOUT_S = 8.0  # the longest join() waits for the first answer
 RECONNECT_ATTEMPTS = 150  # then the client gives up (about five minutes)
 RECONNECT_MAX_WAIT_S = 2.0
-FATAL = frozenset({"no_such_room", "name_taken", "bad_token", "room_full", "too_many_tries", "wrong_version"})
+FATAL = frozenset({"no_such_room", "name_taken", "bad_token", "room_full", "too_many_tries", "wrong_version",
+                   "not_allowed"})
 
 
 class JoinError(Exception):
@@ -108,6 +109,9 @@ class RoomClient:
         code: the room code (``"K7-PQ45"``).
         name: the student's (or team's) name.
         address: where the host is (see :func:`room_url`); None: this machine.
+        hub_token: the kernel's JupyterHub token, sent in the opening
+            handshake to a host that is a hub service (the host then knows
+            the student by their hub user, whatever name is typed).
 
     Attributes:
         code, name, url: the room, the name as the room shows it, the URL.
@@ -132,13 +136,15 @@ class RoomClient:
         CodeError: not a room code.
     """
 
-    def __init__(self, code: str, name: str, address: str | None = None, join_timeout_s: float = JOIN_TIMEOUT_S):
+    def __init__(self, code: str, name: str, address: str | None = None, join_timeout_s: float = JOIN_TIMEOUT_S,
+                 hub_token: str | None = None):
         self.code = codes.shown(code)
         try:
             self.name = clean_name(name if isinstance(name, str) else "")
         except ProtocolError as error:
             raise ValueError(error.reason[0].upper() + error.reason[1:] + ".") from None
         self.url = room_url(code, address)
+        self._headers = {"Authorization": f"token {hub_token}"} if hub_token else None
         self._key = f"{self.url}|{codes.normalise(code)}|{self.name.casefold()}"
         self.token: str | None = _load_tokens().get(self._key)
         self.seat: int | None = None
@@ -248,7 +254,7 @@ class RoomClient:
                 return
             try:
                 async with connect(self.url, max_size=MAX_HOST_MESSAGE, open_timeout=5, ping_interval=5,
-                                   ping_timeout=20, close_timeout=2) as ws:
+                                   ping_timeout=20, close_timeout=2, additional_headers=self._headers) as ws:
                     self._ws = ws
                     await ws.send(dumps("join", room=self.code, name=self.name, map=self.game_map is None,
                                         **({"token": self.token} if self.token else {})))
@@ -264,6 +270,11 @@ class RoomClient:
                 outcome = ""
                 if isinstance(error, InvalidURI):
                     self._fail("bad_address", f"{self.url} is not an address a room can have.")
+                    return
+                status = getattr(getattr(error, "response", None), "status_code", None)
+                if status in (401, 403):  # a hub service that does not take this kernel's token
+                    self._fail("not_allowed", f"The room service at {self.url} did not let this kernel in "
+                                              f"(HTTP {status}): join from your own JupyterHub server.")
                     return
             finally:
                 self._ws = None

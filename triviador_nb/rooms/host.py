@@ -137,7 +137,7 @@ class RoomHost:
 
     async def _bind(self, port: int | None) -> tuple[int, str | None]:
         options = dict(max_size=MAX_CLIENT_MESSAGE, max_queue=16, ping_interval=5, ping_timeout=20,
-                       process_request=self._handshake if self.hub is not None else None)
+                       process_request=self._handshake)
         if port is not None:
             self._server = await serve(self._serve, self.address, port, **options)
             actual = self._server.sockets[0].getsockname()[1]
@@ -156,7 +156,9 @@ class RoomHost:
     async def _handshake(self, ws: ServerConnection, request: Any) -> Any:
         """Under JupyterHub: accept only a connection whose kernel's hub token
         names a hub user (kept on the connection as ``ws.identity``)."""
-        from .identity import HubUnavailable, token_from_headers
+        if self.hub is None:
+            return None  # no hub: the room code and the seat keys are the authentication
+        from .identity import HubUnavailable, NoServiceAccess, token_from_headers
 
         token = token_from_headers(request.headers)
         if token is None:
@@ -165,6 +167,9 @@ class RoomHost:
             identity = await self.hub.identify_async(token)
         except HubUnavailable as error:
             return ws.respond(HTTPStatus.SERVICE_UNAVAILABLE, f"The hub cannot check who you are now: {error}\n")
+        except NoServiceAccess as error:
+            return ws.respond(HTTPStatus.FORBIDDEN, f"Your JupyterHub token may not use this service ({error}): "
+                                                    "ask the hub's admin for the role in the README.\n")
         if identity is None:
             return ws.respond(HTTPStatus.FORBIDDEN, "That JupyterHub token is not valid here.\n")
         ws.identity = identity

@@ -9,6 +9,8 @@ code, a name in use) is a message on screen, never a traceback.
 
 from __future__ import annotations
 
+import os
+
 from html import escape
 
 import ipywidgets as w
@@ -16,7 +18,8 @@ import ipywidgets as w
 from ..classroom import Clock, LoopClock
 from .. import words
 from ..i18n import _, set_language, speaking
-from ..rooms import CodeError, JoinError, RoomClient
+from ..rooms import CodeError, JoinError, RoomClient, codes, room_url
+from .hub import hub_service_address, hub_token_for
 from .sources import RemoteSource, notice_text
 from .cells import close_widgets, shown_by_cell
 from .screen import GameScreen
@@ -58,6 +61,8 @@ class StudentScreen:
                                continuous_update=False, layout={"width": "320px"}, style={"description_width": "90px"})
         self.join_button = w.Button(description=_("Join"), button_style="primary", layout={"width": "120px",
                                                                                          "height": "40px"})
+        if os.environ.get("JUPYTERHUB_USER") and hub_service_address() is not None:  # the hub says who you are
+            self.name_box.value, self.name_box.disabled = os.environ["JUPYTERHUB_USER"], True
         self.join_button.on_click(lambda _b: self.connect(self.code_box.value, self.name_box.value, address))
         self.name_box.observe(lambda _c: self.connect(self.code_box.value, self.name_box.value, address)
                               if self.code_box.value.strip() and self.name_box.value.strip() else None, "value")
@@ -83,8 +88,10 @@ class StudentScreen:
         if self.client is not None:
             return True
         self._say(escape(_("Joining room {code}…").format(code=code.strip())))
+        address = address or hub_service_address()
         try:
-            client = RoomClient(code, name, address)
+            client = RoomClient(code, name or os.environ.get("JUPYTERHUB_USER", ""), address,
+                                hub_token=hub_token_for(room_url(code, address) if _is_code(code) else ""))
         except (JoinError, CodeError, ValueError) as refused:
             self._say(escape(str(refused)), warn=True)
             return False
@@ -164,6 +171,14 @@ class StudentScreen:
         if self.screen is not None:
             self.screen.close()
         close_widgets(self.widget)
+
+
+def _is_code(code: str) -> bool:
+    try:
+        codes.normalise(code)
+        return True
+    except CodeError:
+        return False
 
 
 def join(code: str | None = None, name: str | None = None, address: str | None = None,

@@ -39,6 +39,7 @@ from ..rooms.teacher_client import RoomRefused, TeacherClient
 from .cells import close_widgets, shown_by_cell
 from .controls import RoomTarget, TeacherControls
 from .screen import GameScreen
+from .hub import hub_token_for
 from .sources import ProjectorSource
 from .styles import CSS
 
@@ -468,13 +469,11 @@ def teach(url: str, key: str | None = None, rules: str = "conquiztador", map: An
             which file, row and column).
         LanguageError: no catalogue for ``language``.
     """
-    import os
-
     if type(rooms) is not int or not 0 <= rooms <= 50:
         raise ValueError(f"rooms is a number of rooms from 0 to 50, not {rooms!r}")
     if language is not None:
         set_language(language)
-    client = TeacherClient(url, key=key, hub_token=None if key is not None else os.environ.get("JUPYTERHUB_API_TOKEN"))
+    client = TeacherClient(url, key=key, hub_token=None if key is not None else hub_token_for(url))
     try:
         for _i in range(rooms):
             client.open_room(rules, map, bank, language=language or current_language(), pace=pace)
