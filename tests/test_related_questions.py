@@ -173,7 +173,7 @@ def test_a_guess_answer_with_leading_zeros_names_the_number_in_check_and_game_al
                     + "c1,choice,Which king fell at Mohács in 1526?,Louis II,Béla IV,Matthias,Sigismund,\n"
                     + "g2,guess,Guess 2?,5,,,,\nc2,choice,Choice?,Aaaa,Bbbb,Cccc,Dddd,\n", encoding="utf-8")
     main(["bank", "check", str(path)])
-    assert "names '1526', the answer of row 2" in capsys.readouterr().out
+    assert "shows '1526', the answer 1526 of row 2" in capsys.readouterr().out
     bank = load_bank(path)
     assert bank.giveaways["g1"] == {"c1"}
 

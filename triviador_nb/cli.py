@@ -231,7 +231,8 @@ def _run_bank_stats(args: argparse.Namespace) -> int:
     print()
     print(f"guess answers: min {stats.guess_min}, median {stats.guess_median:g}, max {stats.guess_max}")
     print(f"give-aways: {_count(stats.giveaway_pairs, 'pair')} of questions where one names the other's answer "
-          f"({stats.giveaway_pairs_unkeyed} without a shared fact key); {_count(stats.fact_groups, 'fact key')} "
+          f"({stats.giveaway_pairs_unkeyed} warned of by bank check: no fact key shared); "
+          f"{_count(stats.fact_groups, 'fact key')} "
           "shared; a game never asks both of a pair or two questions of one key")
     return 0
 

@@ -59,6 +59,8 @@ import pyarrow.compute as pc
 from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
 
+from triviador_nb.banks.giveaways import file_languages, suspected_giveaways
+from triviador_nb.banks.options import option_problems
 from triviador_nb.banks.problems import BankProblem
 from triviador_nb.banks.reading import WHITESPACE_UTF8
 from triviador_nb.engine.related import fact_keys, giveaway_pairs
@@ -75,6 +77,8 @@ STOP_WORDS = frozenset(
 )
 """Words of 4+ letters that do not make two questions different (question words and the like)."""
 
+WRONG_COLUMNS = ("wrong_1", "wrong_2", "wrong_3")
+
 _YEAR_QUESTION = re.compile(r"\b(?:what|which)\s+year\b|^\W*year\b", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")
 _CONTENT_WORD = re.compile(r"\b[^\W\d_]{4,}\b")
@@ -89,6 +93,7 @@ class BankTexts(NamedTuple):
     texts: list[str]
     answers: list[str]
     facts: list[str]
+    options: list[tuple[str, ...]]
 
 
 def bank_texts(sheets: Sequence[tuple[str, pd.DataFrame]]) -> BankTexts:
@@ -97,9 +102,10 @@ def bank_texts(sheets: Sequence[tuple[str, pd.DataFrame]]) -> BankTexts:
     Args:
         sheets: ``(file, rows)`` per bank file in bank order; ``rows`` has the
             (stripped) columns ``kind`` (the type lower-cased), ``question``
-            and ``answer``, indexed by spreadsheet row number.
+            and ``answer`` (and perhaps ``fact``, ``wrong_1`` to ``wrong_3``),
+            indexed by spreadsheet row number.
     """
-    columns = BankTexts([], [], [], [], [], [])
+    columns = BankTexts([], [], [], [], [], [], [])
     for file, frame in sheets:
         if frame.empty:
             continue
@@ -109,11 +115,15 @@ def bank_texts(sheets: Sequence[tuple[str, pd.DataFrame]]) -> BankTexts:
         columns.texts.extend(frame["question"].tolist())
         columns.answers.extend(frame["answer"].tolist())
         columns.facts.extend(frame["fact"].tolist() if "fact" in frame else [""] * len(frame))
+        wrong = [frame[column].tolist() if column in frame else [""] * len(frame) for column in WRONG_COLUMNS]
+        columns.options.extend(tuple(option for option in row if option) if kind == "choice" else ()
+                               for kind, row in zip(frame["kind"].tolist(), zip(*wrong)))
     return columns
 
 
 def quality_problems(bank: BankTexts, current_year: int | None = None) -> list[BankProblem]:
-    """Warnings about a whole bank: near-duplicates and doubtful guess answers.
+    """Warnings about a whole bank: near-duplicates, give-aways (:mod:`.giveaways`), options that
+    give their answer away (:mod:`.options`) and doubtful guess answers.
 
     Works on plain lists, never on the loader's DataFrames, so the loader
     can run it in a worker thread beside its row checks.
@@ -125,9 +135,10 @@ def quality_problems(bank: BankTexts, current_year: int | None = None) -> list[B
     Returns:
         Warnings, in the order of ``bank`` (file, then row).
     """
-    files, rows, kinds, texts, answers, facts = bank
+    files, rows, kinds, texts, answers, facts, options = bank
     problems = near_duplicate_problems(files, rows, texts)
-    problems += giveaway_problems(files, rows, kinds, texts, answers, facts)
+    problems += giveaway_problems(files, rows, kinds, texts, answers, facts, options)
+    problems += option_problems(files, rows, kinds, texts, answers, options, file_languages(files, texts))
     problems += _guess_answer_problems(files, rows, kinds, texts, answers, current_year)
     order = {file: place for place, file in enumerate(dict.fromkeys(files))}
     return sorted(problems, key=lambda problem: (order[problem.file], problem.row))
@@ -466,20 +477,39 @@ def near_duplicate_problems(files: Sequence[str], rows: Sequence[int], texts: Se
 
 
 def giveaway_problems(files: Sequence[str], rows: Sequence[int], kinds: Sequence[str], texts: Sequence[str],
-                      answers: Sequence[str], facts: Sequence[str]) -> list[BankProblem]:
-    """One warning per question whose text names another question's answer
-    (:func:`triviador_nb.engine.related.giveaway_pairs`), at the naming row;
-    none for a pair an author gave the same ``fact`` key (intended)."""
+                      answers: Sequence[str], facts: Sequence[str],
+                      options: Sequence[Sequence[str]] | None = None) -> list[BankProblem]:
+    """One warning per question that gives another's answer away
+    (:func:`triviador_nb.banks.giveaways.suspected_giveaways`), at the giving row;
+    none for a pair an author gave the same ``fact`` key (intended). A pair the
+    game also finds by itself (:func:`triviador_nb.engine.related.giveaway_pairs`)
+    is never asked together; the others are, until keyed or reworded."""
+    answers = [str(a) for a in answers]
+    options = options if options is not None else [()] * len(texts)
+    avoided = {(i, j) for i, j, _clue in giveaway_pairs(kinds, texts, answers)}
     problems = []
-    for naming, named, clue in giveaway_pairs(kinds, texts, [str(a) for a in answers]):
+    for naming, named, clue, how in suspected_giveaways(files, kinds, texts, answers, options):
         if fact_keys(facts[naming]) & fact_keys(facts[named]):
             continue
         where = f"row {rows[named]}" if files[naming] == files[named] else f"{files[named]} row {rows[named]}"
+        told = _giveaway_words(how, clue, answers[named], where)
+        when = "a game never asks both" if (naming, named) in avoided else "a game may ask both"
         problems.append(BankProblem(
             files[naming], rows[naming], "question",
-            f"names {clue!r}, the answer of {where}: a game never asks both (a give-away; give both the "
-            "same fact key if they belong together on purpose, or reword one)", "warning"))
+            f"{told}: {when} (a give-away; give both the same fact key if they belong together on purpose, "
+            "or reword one)", "warning"))
     return problems
+
+
+def _giveaway_words(how: str, clue: str, answer: str, where: str) -> str:
+    """How a give-away gives its answer away, in a warning's words."""
+    if how == "surname":
+        return f"names {clue!r}, the surname of {answer!r}, the answer of {where}"
+    if how == "number":
+        return f"shows {clue!r}, the answer {int(answer)} of {where}"
+    if how == "options":
+        return f"lists {clue}, as many as the answer {int(answer)} of {where}"
+    return f"names {clue!r}, the answer of {where}"
 
 
 # ------------------------------------------------------------ guess answers
