@@ -65,7 +65,8 @@ WHICH = frozenset({"which", "what", "melyik", "mely", "milyen"})
 
 class Giveaway(NamedTuple):
     """Question ``naming`` (an index) tells question ``named``'s answer through ``clue`` (as written
-    in ``naming``); ``how`` is ``"answer"``, ``"surname"`` or ``"number"`` (rules 1-3)."""
+    in ``naming``); ``how`` is ``"answer"``, ``"surname"`` (rules 1, 2), ``"number"`` or
+    ``"options"`` (rule 3: a number shown, or the number of options)."""
 
     naming: int
     named: int
@@ -124,12 +125,14 @@ def suspected_giveaways(files: Sequence[str], kinds: Sequence[str], texts: Seque
     """
     read = _read(files, texts)
     found: dict[tuple[int, int], Giveaway] = {}
-    for giveaway in (*_named_answers(read, kinds, answers, options), *_shown_numbers(read, kinds, texts, answers, options)):
+    for giveaway in (*_named_answers(read, kinds, answers, options),
+                     *_shown_numbers(read, kinds, texts, answers, options)):
         found.setdefault((giveaway.naming, giveaway.named), giveaway)
     return [found[pair] for pair in sorted(found)]
 
 
-def _answer_clues(read: _Read, kinds: Sequence[str], answers: Sequence[str]) -> dict[tuple[str, ...], list[tuple[int, str]]]:
+def _answer_clues(read: _Read, kinds: Sequence[str],
+                  answers: Sequence[str]) -> dict[tuple[str, ...], list[tuple[int, str]]]:
     """Stemmed clue -> [(named question, how)] for rules 1 and 2."""
     clues: dict[tuple[str, ...], list[tuple[int, str]]] = defaultdict(list)
     for index, (kind, answer) in enumerate(zip(kinds, answers)):

@@ -1,4 +1,7 @@
-"""Bank-wide quality warnings: near-duplicate questions and doubtful guess answers.
+"""Bank-wide quality warnings: near-duplicate questions, give-aways and doubtful guess answers.
+
+Give-aways (a question telling another's answer, :mod:`.giveaways`) and
+options that give their own answer away (:mod:`.options`) are described there.
 
 Run by the CSV loader on every bank (``check_bank_files``, ``load_bank``) over
 all its files together; everything here is a *warning* (the bank still loads).
