@@ -194,10 +194,13 @@ def _bank_paths(files: list[str]) -> list[str]:
 
 def _load_for_command(files: list[str]):
     """``(bank, 0)``, or ``(None, status)`` after printing why it cannot be loaded (1 errors, 2 unreadable)."""
-    from triviador_nb.banks import BankError, load_bank
+    from triviador_nb.banks import BankError, check_and_load_bank
 
     try:
-        return load_bank(_bank_paths(files)), 0
+        problems, bank = check_and_load_bank(_bank_paths(files))  # checked as bank check does: stats count give-aways
+        if bank is None:
+            raise BankError([problem for problem in problems if problem.is_error])
+        return bank, 0
     except BankError as exc:
         print(exc, file=sys.stderr)
         print(f"{PROG}: error: the bank has errors; run '{PROG} bank check' for details", file=sys.stderr)

@@ -40,8 +40,8 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from triviador_nb.banks.words import (NUMBER_WORDS, STOP_WORDS, content_stems, language_of, numbers_shown, plain,
-                                      stems, tokens)
+from triviador_nb.banks.words import (NUMBER_WORDS, STOP_WORDS, content_stems, has_digit, language_of, numbers_shown,
+                                      plain, stems, tokens)
 from triviador_nb.engine.related import COMMON_WORDS
 
 MAX_NAMED = 3
@@ -91,8 +91,8 @@ def file_languages(files: Sequence[str], texts: Sequence[str]) -> list[str | Non
     return [language[file] for file in files]
 
 
-def _read(files: Sequence[str], texts: Sequence[str]) -> _Read:
-    languages = file_languages(files, texts)
+def _read(files: Sequence[str], texts: Sequence[str], languages: Sequence[str | None] | None = None) -> _Read:
+    languages = list(languages) if languages is not None else file_languages(files, texts)
     words = [tokens(text) for text in texts]
     stemmed = [stems(found, language) for found, language in zip(words, languages)]
     context = [content_stems(found, language) for found, language in zip(words, languages)]
@@ -110,7 +110,8 @@ def _read(files: Sequence[str], texts: Sequence[str]) -> _Read:
 
 
 def suspected_giveaways(files: Sequence[str], kinds: Sequence[str], texts: Sequence[str],
-                        answers: Sequence[str], options: Sequence[Sequence[str]]) -> list[Giveaway]:
+                        answers: Sequence[str], options: Sequence[Sequence[str]],
+                        languages: Sequence[str | None] | None = None) -> list[Giveaway]:
     """Every give-away of rules 1-3 (module docstring) in a bank given as parallel lists.
 
     Args:
@@ -119,11 +120,12 @@ def suspected_giveaways(files: Sequence[str], kinds: Sequence[str], texts: Seque
         texts: the question texts.
         answers: the answers as text.
         options: each question's wrong options (empty for a guess question).
+        languages: each question's language, when known (default: :func:`file_languages`).
 
     Returns:
         One :class:`Giveaway` per (naming, named) pair, sorted by naming then named.
     """
-    read = _read(files, texts)
+    read = _read(files, texts, languages)
     found: dict[tuple[int, int], Giveaway] = {}
     for giveaway in (*_named_answers(read, kinds, answers, options),
                      *_shown_numbers(read, kinds, texts, answers, options)):
@@ -266,7 +268,7 @@ def _shown_numbers(read: _Read, kinds: Sequence[str], texts: Sequence[str], answ
             found += [Giveaway(naming, named, f"{len(listed)} options", "options") for named in candidates
                       if named != naming and _counts_the_options(read, naming, asked[named])]
             for option in listed:
-                if any(character.isdigit() for character in option) or option.casefold() in numbers:
+                if has_digit(option) or option.casefold() in numbers:
                     shown += [(value, None, option) for value, _ in numbers_shown(option, tokens(option), language)]
         for value, place, clue in shown:
             shared: Counter[int] = Counter()

@@ -107,6 +107,7 @@ NUMBER_WORDS = _number_words()
 
 _WORD = re.compile(r"\w+")
 _NUMBER = re.compile(r"(?<![\d.,])(\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d+)(?!\d|[.,]\d)")
+_DIGIT = re.compile(r"\d")
 _MARKS = re.compile(r"[\u0300-\u036f]")
 
 
@@ -170,13 +171,20 @@ def content_stems(words: Sequence[str], language: str | None) -> set[str]:
                       and word.isalpha()], language))
 
 
+def has_digit(text: str) -> bool:
+    """True when ``text`` holds a digit."""
+    return _DIGIT.search(text) is not None
+
+
 def numbers_shown(text: str, words: Sequence[str], language: str | None) -> list[tuple[int, int]]:
     """``(value, word index)`` of every number ``text`` shows, in digits or in words of its
     language; the index is that of the number's (first) word in ``words`` (:func:`tokens`)."""
     found: list[tuple[int, int]] = []
-    for match in _NUMBER.finditer(str(text)):
-        digits = re.sub(r"\D", "", match.group(1))
-        found.append((int(digits), len(_WORD.findall(str(text)[:match.start()]))))
+    text = str(text)
+    if _DIGIT.search(text):
+        for match in _NUMBER.finditer(text):
+            digits = re.sub(r"\D", "", match.group(1))
+            found.append((int(digits), len(_WORD.findall(text[:match.start()]))))
     table = NUMBER_WORDS.get(language or "", {})
     if table:
         found += [(table[word], place) for place, word in enumerate(words) if word in table]
