@@ -176,6 +176,7 @@ def _given_names(read: _Read, kinds: Sequence[str], answers: Sequence[str],
                 names = _names(option, read.languages[index])
                 if names:
                     found.update(stems(names[1], read.languages[index]))
+                    found.update(map(plain, names[1]))
     return frozenset(found)
 
 
@@ -218,16 +219,18 @@ def _same_person(read: _Read, naming: int, place: int, named: int, answer: str,
                  given_names: frozenset[str]) -> bool:
     """Rule 2's surname at word ``place`` of ``naming`` names the answer's person: it is capitalised
     there, and the given name beside it (after it in Hungarian, before it elsewhere), if any, is
-    the answer's ("Hunyadi Mátyás" is not "Hunyadi János"); ``given_names``: the stems of the
-    given names of every name among the bank's answers and options."""
+    the answer's ("Hunyadi Mátyás" is not "Hunyadi János"); ``given_names``: the given names of
+    every name among the bank's answers and options, as stems and as written (accents removed)."""
     written = read.original[naming]
     if place >= len(written) or not written[place][:1].isupper():
         return False
     language = read.languages[naming]
     beside = place + 1 if language == "hu" else place - 1
     if 0 <= beside < len(written) and written[beside].isalpha():
-        other = stems([written[beside].casefold()], language)[0]
-        if other in given_names and other not in set(stems(tokens(answer), read.languages[named])):
+        word = written[beside].casefold()
+        forms = {stems([word], language)[0], plain(word)}  # its stem, and itself (names cross languages)
+        answer_words = tokens(answer)
+        if forms & given_names and not forms & {*stems(answer_words, read.languages[named]), *map(plain, answer_words)}:
             return False
     return True
 
