@@ -26,7 +26,9 @@ class BankStats:
     guess_median: float | None
     guess_max: int | None
     giveaway_pairs: int = 0  # questions naming another's answer (engine/related.py), keyed or not
-    giveaway_pairs_unkeyed: int = 0  # give-aways no fact key covers: the bank's give-away warnings (banks/giveaways.py)
+    # give-aways no fact key covers: the bank's give-away warnings (banks/giveaways.py), which a bank
+    # has when loaded by check_and_load_bank (bank check, bank stats), not by load_bank
+    giveaway_pairs_unkeyed: int = 0
     fact_groups: int = 0  # fact keys shared by 2+ questions: never asked together in one game
 
     def as_dict(self) -> dict[str, object]:
