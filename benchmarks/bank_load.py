@@ -6,7 +6,9 @@ Run: ``.venv/bin/python benchmarks/bank_load.py [--questions 100000] [--repeat 3
 Generates a CSV of N questions (half guess, half choice; questions of
 40-150 characters built from a 5,000-word vocabulary; 1% near-duplicates:
 a reworded copy of an earlier question) in a temporary folder, then prints
-the best-of-``repeat`` time of each and their ratio (target: <= 3x). The
+the best-of-``repeat`` time of each and their ratio (target: <= 3x), then the
+time of the author's check (``check_and_load_bank``: ``bank check``, which also
+reads every word for give-aways, :mod:`triviador_nb.banks.giveaways`). The
 ratio is to pandas' default C reader; the time of pandas with pyarrow's
 reader is printed beside it.
 """
@@ -24,7 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from triviador_nb.banks import load_bank
+from triviador_nb.banks import check_and_load_bank, load_bank
 
 OPENINGS = ("What is", "Which", "How many", "In which year did", "Who", "Where is", "How long is", "Name the")
 
@@ -92,6 +94,9 @@ def main() -> None:
         print(f"pandas.read_csv: {pandas_s:.3f} s (with engine='pyarrow', which load_bank's reader uses: {arrow_s:.3f} s)")
         print(f"load_bank:       {load_s:.3f} s")
         print(f"ratio:           {load_s / pandas_s:.2f}x (target <= 3x)")
+        check_s = best_time(lambda: check_and_load_bank(path), args.repeat)
+        print(f"check_and_load_bank (bank check, which also reads words for give-aways): {check_s:.3f} s "
+              f"({check_s / load_s:.1f}x load_bank)")
         if args.profile:
             profiler = cProfile.Profile()
             profiler.runcall(load_bank, path)

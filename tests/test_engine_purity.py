@@ -1,4 +1,4 @@
-"""The engine stays pure (DESIGN.md, point 1): no widgets, no pandas, no clock,
+"""The engine stays pure (docs/design.md, point 1): no widgets, no pandas, no clock,
 no global random - only the game's own seeded ``random.Random``."""
 
 from __future__ import annotations

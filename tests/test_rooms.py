@@ -303,7 +303,8 @@ def test_response_times_come_from_the_host_and_ignore_what_a_client_claims(host)
 
 def test_the_host_loop_keeps_time_while_the_teachers_thread_is_busy(host):
     """Two answers sent 0.5 s apart, while this (the teacher's) thread blocks:
-    the host's own loop stamps them 0.5 s apart (DESIGN: serve from a thread)."""
+    the host's own loop stamps them 0.5 s apart (docs/design.md, "Rooms": one clock per room,
+    on the host's thread)."""
     room = fast_room(host, seed=21, pace=1.0)
     anna, ben = RoomClient(room.code, "Anna"), RoomClient(room.code, "Ben")
     room.set_bot(2, "easy")

@@ -1,4 +1,4 @@
-"""ConQUIZtador rules (conquiztador.txt, DECISIONS.md D1-D10, D12, D15): one test per clause.
+"""ConQUIZtador rules (docs/rules.md: ConQUIZtador, D1-D10, D12, D15): one test per clause.
 
 Positions are scripted on the 3x4 grid board; see ``helpers.py`` for the
 standard position (bases A1 / A4 / C1, 1600 points each at the start of the

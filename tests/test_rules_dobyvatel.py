@@ -1,5 +1,5 @@
-"""Dobyvatel rules (dobyvatel_cs.txt, its English summary in rules/README.md,
-DECISIONS.md D13 with D1-D10, D15): one test per clause.
+"""Dobyvatel rules (docs/rules.md: Dobyvatel, D13 with D1-D10, D15): one test
+per clause.
 
 Positions are the standard position of ``helpers.py`` played with the
 Dobyvatel rule set (bases A1 / A4 / C1 on the 3x4 grid, 1600 points each

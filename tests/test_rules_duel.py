@@ -1,4 +1,4 @@
-"""Duel rules (duel.txt, DECISIONS.md D11 with D1-D10, D15): one test per clause.
+"""Duel rules (docs/rules.md: Duel, D11 with D1-D10, D15): one test per clause.
 
 Scripted positions are on the 3x5 grid board (15 territories, so the
 15-territory pick table applies); the 19-territory table is checked on

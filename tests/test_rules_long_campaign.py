@@ -1,4 +1,4 @@
-"""Long Campaign rules (long_campaign.txt, DECISIONS.md D14 with D1-D10, D15):
+"""Long Campaign rules (docs/rules.md: Long Campaign, D14 with D1-D10, D15):
 one test per clause.
 
 Positions are on the 3x4 grid board. The *campaign position* (``lc_game``):

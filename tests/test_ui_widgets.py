@@ -62,7 +62,7 @@ def finish_question(clock: ManualClock, app) -> None:
 def test_map_has_one_polygon_per_territory_and_no_tiles(app):
     layers = app.map_view.map.layers
     assert len(app.map_view.polygons) == 19
-    assert not any(type(layer).__name__ == "TileLayer" for layer in layers)  # offline (DESIGN.md)
+    assert not any(type(layer).__name__ == "TileLayer" for layer in layers)  # offline (docs/design.md, "The map")
 
 
 def test_first_question_is_a_guess_for_everyone_without_the_answer_on_screen(app):
@@ -509,7 +509,7 @@ def test_setup_mixes_banks_of_different_formats(clock, tmp_path):
                          .encode("cp1250"))
     form = setup(clock=clock)
     form.bank.value = f"{gift}, {csv_file}"
-    assert "2 guess and 2 multiple-choice questions chosen" in form.enough.value
+    assert "2 guess questions and 2 multiple-choice questions chosen" in form.enough.value
     form.new_game.click()
     texts = {q.text for q in form.app.game.bank.guess + form.app.game.bank.choice}
     assert "Hány megye van Magyarországon?" in texts and "In what year did the Berlin Wall fall?" in texts

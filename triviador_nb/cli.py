@@ -195,10 +195,13 @@ def _bank_paths(files: list[str]) -> list[str]:
 
 def _load_for_command(files: list[str]):
     """``(bank, 0)``, or ``(None, status)`` after printing why it cannot be loaded (1 errors, 2 unreadable)."""
-    from triviador_nb.banks import BankError, load_bank
+    from triviador_nb.banks import BankError, check_and_load_bank
 
     try:
-        return load_bank(_bank_paths(files)), 0
+        problems, bank = check_and_load_bank(_bank_paths(files))  # checked as bank check does: stats count give-aways
+        if bank is None:
+            raise BankError([problem for problem in problems if problem.is_error])
+        return bank, 0
     except BankError as exc:
         print(exc, file=sys.stderr)
         print(f"{PROG}: error: the bank has errors; run '{PROG} bank check' for details", file=sys.stderr)
@@ -232,7 +235,8 @@ def _run_bank_stats(args: argparse.Namespace) -> int:
     print()
     print(f"guess answers: min {stats.guess_min}, median {stats.guess_median:g}, max {stats.guess_max}")
     print(f"give-aways: {_count(stats.giveaway_pairs, 'pair')} of questions where one names the other's answer "
-          f"({stats.giveaway_pairs_unkeyed} without a shared fact key); {_count(stats.fact_groups, 'fact key')} "
+          f"({stats.giveaway_pairs_unkeyed} warned of by bank check: no fact key shared); "
+          f"{_count(stats.fact_groups, 'fact key')} "
           "shared; a game never asks both of a pair or two questions of one key")
     return 0
 

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence
 
 from .engine.events import EVENT_CODES, Event
-from .i18n import SOURCE, TERRITORY, N_, _, current_language, ngettext, pgettext
+from babel.numbers import format_decimal
+
+from .i18n import SOURCE, TERRITORY, N_, _, babel_locale, current_language, ngettext, pgettext
 
 LETTERS = "ABCD"
 
@@ -99,8 +101,9 @@ def territory_name(name: str) -> str:
 
 
 def seconds_text(ms: int) -> str:
-    """A response time, ``4200`` -> ``"4.2 s"``."""
-    return _("{seconds} s").format(seconds=f"{ms / 1000:.1f}")
+    """A response time, ``4200`` -> ``"4.2 s"`` (``"4,2 s"`` in Hungarian and Czech: the decimal
+    mark is the language's, from Babel)."""
+    return _("{seconds} s").format(seconds=format_decimal(ms / 1000, format="0.0", locale=babel_locale()))
 
 
 def and_list(names: Iterable[str]) -> str:

@@ -104,13 +104,15 @@ def check_bank_files(paths: Iterable[StrPath]) -> list[BankProblem]:
 
     Problems are grouped by file (in the given order), then sorted by row and
     column. Besides each file's own problems this reports ids repeated across
-    files, and - when there is no other error - a bank lacking guess or choice
+    files, give-aways and options that give their answer away
+    (:mod:`~triviador_nb.banks.giveaways`, :mod:`~triviador_nb.banks.options`),
+    and - when there is no other error - a bank lacking guess or choice
     questions.
 
     Raises:
         FileNotFoundError: a file does not exist.
     """
-    return _check_sheets([Path(path) for path in paths]).problems
+    return _check_sheets([Path(path) for path in paths], read_words=True).problems
 
 
 def load_bank(path_or_paths: StrPath | Iterable[StrPath], name: str | None = None) -> QuestionBank:
@@ -122,7 +124,8 @@ def load_bank(path_or_paths: StrPath | Iterable[StrPath], name: str | None = Non
 
     Returns:
         The bank; its ``warnings`` hold every warning as
-        ``FILE:ROW:COLUMN: warning: message``.
+        ``FILE:ROW:COLUMN: warning: message`` (but those of give-aways and options, which
+        only :func:`check_bank_files` and :func:`check_and_load_bank` look for).
 
     Raises:
         BankError: any error in any file; ``.problems`` lists them all.
@@ -147,7 +150,7 @@ def check_and_load_bank(path_or_paths: StrPath | Iterable[StrPath],
         ValueError: no path given.
     """
     paths = _as_paths(path_or_paths)
-    checked = _check_sheets(paths, build_questions=True)
+    checked = _check_sheets(paths, build_questions=True, read_words=True)
     if any(problem.is_error for problem in checked.problems):
         return checked.problems, None
     return checked.problems, _bank_from(checked, paths, name)
@@ -297,20 +300,22 @@ class _Checked(NamedTuple):
     questions: tuple[tuple[GuessQuestion, ...], tuple[ChoiceQuestion, ...]] = ((), ())
 
 
-def _check_sheets(paths: list[Path], build_questions: bool = False) -> _Checked:
+def _check_sheets(paths: list[Path], build_questions: bool = False, read_words: bool = False) -> _Checked:
     """Every file read, then checked row by row while a worker thread searches the whole bank for
     near-duplicates and doubtful answers (:mod:`quality`; its numpy and pyarrow parts run beside
     the row checks and the building of the questions). An error in the row checks is raised once
     the search has ended.
 
-    ``questions`` are built when asked for and the rows have no error.
+    ``questions`` are built when asked for and the rows have no error; ``read_words``: the
+    author's check, which also looks for give-aways and options that give their answer away
+    (:func:`~triviador_nb.banks.quality.quality_problems`).
     """
     read: list[_Sheet] = []
     for path in paths:
         read.append(_read_file(path, read))
     bank = bank_texts([(sheet.file, sheet.rows) for sheet in read])
     with ThreadPoolExecutor(max_workers=1) as worker:
-        searching = worker.submit(quality_problems, bank)
+        searching = worker.submit(quality_problems, bank, None, read_words)
         sheets = [_with_row_problems(sheet, read[:place]) for place, sheet in enumerate(read)]
         found = [problem for sheet in sheets for problem in sheet.problems]
         clean = not any(problem.is_error for problem in found)

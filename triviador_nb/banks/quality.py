@@ -1,7 +1,13 @@
-"""Bank-wide quality warnings: near-duplicate questions and doubtful guess answers.
+"""Bank-wide quality warnings: near-duplicate questions, give-aways and doubtful guess answers.
+
+Give-aways (a question telling another's answer, :mod:`.giveaways`) and
+options that give their own answer away (:mod:`.options`) are described there.
 
 Run by the CSV loader on every bank (``check_bank_files``, ``load_bank``) over
 all its files together; everything here is a *warning* (the bank still loads).
+Give-aways and options are looked for by the author's check only
+(``check_bank_files``, ``check_and_load_bank``: ``bank check``), not when a
+game loads a bank (``load_bank``).
 
 Near-duplicates
     Two questions are near-duplicates when, after normalising (lower case,
@@ -59,6 +65,8 @@ import pyarrow.compute as pc
 from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
 
+from triviador_nb.banks.giveaways import file_languages, suspected_giveaways
+from triviador_nb.banks.options import option_problems
 from triviador_nb.banks.problems import BankProblem
 from triviador_nb.banks.reading import WHITESPACE_UTF8
 from triviador_nb.engine.related import fact_keys, giveaway_pairs
@@ -75,6 +83,8 @@ STOP_WORDS = frozenset(
 )
 """Words of 4+ letters that do not make two questions different (question words and the like)."""
 
+WRONG_COLUMNS = ("wrong_1", "wrong_2", "wrong_3")
+
 _YEAR_QUESTION = re.compile(r"\b(?:what|which)\s+year\b|^\W*year\b", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")
 _CONTENT_WORD = re.compile(r"\b[^\W\d_]{4,}\b")
@@ -89,6 +99,7 @@ class BankTexts(NamedTuple):
     texts: list[str]
     answers: list[str]
     facts: list[str]
+    options: list[tuple[str, ...]]
 
 
 def bank_texts(sheets: Sequence[tuple[str, pd.DataFrame]]) -> BankTexts:
@@ -97,9 +108,10 @@ def bank_texts(sheets: Sequence[tuple[str, pd.DataFrame]]) -> BankTexts:
     Args:
         sheets: ``(file, rows)`` per bank file in bank order; ``rows`` has the
             (stripped) columns ``kind`` (the type lower-cased), ``question``
-            and ``answer``, indexed by spreadsheet row number.
+            and ``answer`` (and perhaps ``fact``, ``wrong_1`` to ``wrong_3``),
+            indexed by spreadsheet row number.
     """
-    columns = BankTexts([], [], [], [], [], [])
+    columns = BankTexts([], [], [], [], [], [], [])
     for file, frame in sheets:
         if frame.empty:
             continue
@@ -109,11 +121,15 @@ def bank_texts(sheets: Sequence[tuple[str, pd.DataFrame]]) -> BankTexts:
         columns.texts.extend(frame["question"].tolist())
         columns.answers.extend(frame["answer"].tolist())
         columns.facts.extend(frame["fact"].tolist() if "fact" in frame else [""] * len(frame))
+        wrong = [frame[column].tolist() if column in frame else [""] * len(frame) for column in WRONG_COLUMNS]
+        columns.options.extend(tuple(option for option in row if option) if kind == "choice" else ()
+                               for kind, row in zip(frame["kind"].tolist(), zip(*wrong)))
     return columns
 
 
-def quality_problems(bank: BankTexts, current_year: int | None = None) -> list[BankProblem]:
-    """Warnings about a whole bank: near-duplicates and doubtful guess answers.
+def quality_problems(bank: BankTexts, current_year: int | None = None, read_words: bool = True) -> list[BankProblem]:
+    """Warnings about a whole bank: near-duplicates, give-aways (:mod:`.giveaways`), options that
+    give their answer away (:mod:`.options`) and doubtful guess answers.
 
     Works on plain lists, never on the loader's DataFrames, so the loader
     can run it in a worker thread beside its row checks.
@@ -121,13 +137,19 @@ def quality_problems(bank: BankTexts, current_year: int | None = None) -> list[B
     Args:
         bank: the bank's rows (:func:`bank_texts`).
         current_year: for the year check (default: today's year).
+        read_words: False leaves out the give-aways and the options, which read every word in
+            its language (the author's check, ``bank check``, reads them; a game's loader does
+            not: they take about four times the rest of the checks on a big bank).
 
     Returns:
         Warnings, in the order of ``bank`` (file, then row).
     """
-    files, rows, kinds, texts, answers, facts = bank
+    files, rows, kinds, texts, answers, facts, options = bank
     problems = near_duplicate_problems(files, rows, texts)
-    problems += giveaway_problems(files, rows, kinds, texts, answers, facts)
+    if read_words:
+        languages = file_languages(files, texts)
+        problems += giveaway_problems(files, rows, kinds, texts, answers, facts, options, languages)
+        problems += option_problems(files, rows, kinds, texts, answers, options, languages)
     problems += _guess_answer_problems(files, rows, kinds, texts, answers, current_year)
     order = {file: place for place, file in enumerate(dict.fromkeys(files))}
     return sorted(problems, key=lambda problem: (order[problem.file], problem.row))
@@ -466,20 +488,41 @@ def near_duplicate_problems(files: Sequence[str], rows: Sequence[int], texts: Se
 
 
 def giveaway_problems(files: Sequence[str], rows: Sequence[int], kinds: Sequence[str], texts: Sequence[str],
-                      answers: Sequence[str], facts: Sequence[str]) -> list[BankProblem]:
-    """One warning per question whose text names another question's answer
-    (:func:`triviador_nb.engine.related.giveaway_pairs`), at the naming row;
-    none for a pair an author gave the same ``fact`` key (intended)."""
+                      answers: Sequence[str], facts: Sequence[str],
+                      options: Sequence[Sequence[str]] | None = None,
+                      languages: Sequence[str | None] | None = None) -> list[BankProblem]:
+    """One warning per question that gives another's answer away
+    (:func:`triviador_nb.banks.giveaways.suspected_giveaways`), at the giving row;
+    none for a pair an author gave the same ``fact`` key (intended). A pair the
+    game also finds by itself (:func:`triviador_nb.engine.related.giveaway_pairs`)
+    is never asked together; the others are, until keyed or reworded."""
+    answers = [str(a) for a in answers]
+    options = options if options is not None else [()] * len(texts)
     problems = []
-    for naming, named, clue in giveaway_pairs(kinds, texts, [str(a) for a in answers]):
+    for naming, named, clue, how in suspected_giveaways(files, kinds, texts, answers, options, languages):
         if fact_keys(facts[naming]) & fact_keys(facts[named]):
             continue
         where = f"row {rows[named]}" if files[naming] == files[named] else f"{files[named]} row {rows[named]}"
+        told = _giveaway_words(how, clue, answers[named], where)
+        pair = giveaway_pairs([kinds[naming], kinds[named]], [texts[naming], texts[named]],
+                              [answers[naming], answers[named]])  # does the game avoid it by itself?
+        when = "a game never asks both" if any((i, j) == (0, 1) for i, j, _ in pair) else "a game may ask both"
         problems.append(BankProblem(
             files[naming], rows[naming], "question",
-            f"names {clue!r}, the answer of {where}: a game never asks both (a give-away; give both the "
-            "same fact key if they belong together on purpose, or reword one)", "warning"))
+            f"{told}: {when} (a give-away; give both the same fact key if they belong together on purpose, "
+            "or reword one)", "warning"))
     return problems
+
+
+def _giveaway_words(how: str, clue: str, answer: str, where: str) -> str:
+    """How a give-away gives its answer away, in a warning's words."""
+    if how == "surname":
+        return f"names {clue!r}, the surname of {answer!r}, the answer of {where}"
+    if how == "number":
+        return f"shows {clue!r}, the answer {int(answer)} of {where}"
+    if how == "options":
+        return f"lists {clue}, as many as the answer {int(answer)} of {where}"
+    return f"names {clue!r}, the answer of {where}"
 
 
 # ------------------------------------------------------------ guess answers

@@ -26,7 +26,9 @@ class BankStats:
     guess_median: float | None
     guess_max: int | None
     giveaway_pairs: int = 0  # questions naming another's answer (engine/related.py), keyed or not
-    giveaway_pairs_unkeyed: int = 0  # of those, the pairs sharing no fact key (bank check warns of them)
+    # give-aways no fact key covers: the bank's give-away warnings (banks/giveaways.py), which a bank
+    # has when loaded by check_and_load_bank (bank check, bank stats), not by load_bank
+    giveaway_pairs_unkeyed: int = 0
     fact_groups: int = 0  # fact keys shared by 2+ questions: never asked together in one game
 
     def as_dict(self) -> dict[str, object]:
@@ -35,11 +37,12 @@ class BankStats:
 
 def bank_stats(bank: QuestionBank) -> BankStats:
     """Counts by type, category and difficulty (empty as ``"(none)"``), guess answer min/median/max,
-    give-away pairs (all, and those no fact key covers) and shared fact keys."""
+    give-away pairs (those the game avoids by itself, and the give-away warnings: the pairs the
+    author's check finds that no fact key covers) and shared fact keys."""
     questions = [*bank.guess, *bank.choice]
     answers = sorted(q.answer for q in bank.guess)
     pairs = giveaway_pairs([q.kind for q in questions], [q.text for q in questions], [str(q.answer) for q in questions])
-    unkeyed = sum(1 for i, j, _ in pairs if not fact_keys(questions[i].fact) & fact_keys(questions[j].fact))
+    unkeyed = sum(1 for warning in bank.warnings if "(a give-away;" in warning)
     keys = Counter(key for q in questions for key in fact_keys(q.fact))
     return BankStats(
         questions=len(questions),

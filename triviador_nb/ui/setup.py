@@ -359,7 +359,8 @@ class GameSetup:
         need = QUESTIONS_PER_GAME.get(find_rule_set(self.rules.value).name, {"guess": 20, "choice": 40})
         have = {"guess": len(bank.guess), "choice": len(bank.choice)}
         short = [kind for kind in need if have[kind] < need[kind]]
-        counts = {"guesses": ngettext("{n} guess", "{n} guess", have["guess"]).format(n=have["guess"]),
+        counts = {"guesses": ngettext("{n} guess question", "{n} guess questions",
+                                      have["guess"]).format(n=have["guess"]),
                   "choices": ngettext("{n} multiple-choice question", "{n} multiple-choice questions",
                                       have["choice"]).format(n=have["choice"])}
         if short:
