@@ -283,3 +283,27 @@ def test_the_same_teacher_screen_runs_a_lesson_on_a_host_in_another_process(tmp_
         process.kill()
         process.wait(timeout=10)
         process.stdout.close()
+
+
+def test_a_refusal_and_a_closing_are_worded_by_the_students_screen_in_its_language(room_setup):
+    """Issue 22: refusals travel as codes and data; the screen words them (a
+    Hungarian student reads Hungarian, whatever the host's English says)."""
+    from triviador_nb.i18n import set_language
+
+    room_host, room, teacher, tclock = room_setup
+    first = StudentScreen(room.code, "Dora", clock=ManualClock())
+    import os
+    os.environ["TRIVIADOR_NB_HOME"] = os.environ["TRIVIADOR_NB_HOME"] + "-other"  # another student's account
+    try:
+        set_language("hu")
+        second = StudentScreen(room.code, "dora", clock=ManualClock(), language="hu")
+        assert second.client is None
+        assert f"Valaki Dora néven már bent van a(z) {room.code} szobában" in second.header.value, second.header.value
+    finally:
+        set_language("en")
+    aclock = ManualClock()
+    anna = StudentScreen(room.code, "Anna", clock=aclock)
+    assert settle(tclock, aclock, condition=lambda: "Anna" in lobby_text(teacher))
+    room.remove("Anna")
+    assert settle(aclock, condition=lambda: "The teacher took you out of the room." in anna.header.value)
+    first.close(), anna.close()

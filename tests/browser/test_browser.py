@@ -146,8 +146,10 @@ def test_the_same_teacher_screen_runs_a_room_of_a_host_process(server_url, tmp_p
                                 "3600", "--pace", "0.5", "--for", "900"], stdout=subprocess.PIPE, text=True,
                                env={**os.environ, "TRIVIADOR_NB_HOME": str(tmp_path)})
     try:
-        process.stdout.readline()
-        url, key = re.search(r'teach\("([^"]+)", key="([^"]+)"\)', process.stdout.readline()).groups()
+        lines = [process.stdout.readline() for _ in range(2)]
+        found = re.search(r'teach\("([^"]+)", key="([^"]+)"\)', "".join(lines))
+        assert found, lines
+        url, key = found.groups()
         report = play_room_game(server_url, OUT, restart_mid_battle=False, teacher=teacher_notebook(url, key),
                                 prefix="room-process")
     finally:

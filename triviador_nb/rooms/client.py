@@ -41,12 +41,13 @@ FATAL = frozenset({"no_such_room", "name_taken", "bad_token", "room_full", "too_
 
 
 class JoinError(Exception):
-    """The room refused the join, or could not be reached; ``str()`` is a
-    sentence for the student, ``code`` says why (``"no_such_room"``...)."""
+    """The room refused the join, or could not be reached; ``code`` says why
+    (``"no_such_room"``...), ``data`` holds what the screen words it with
+    (``room``, ``name``, ``wait_s``); ``str()`` is the host's English sentence."""
 
-    def __init__(self, code: str, reason: str):
+    def __init__(self, code: str, reason: str, data: dict | None = None):
         super().__init__(reason)
-        self.code = code
+        self.code, self.data = code, dict(data or {})
 
 
 def room_url(code: str, address: str | None = None) -> str:
@@ -128,7 +129,9 @@ class RoomClient:
         notice: what the connection itself last reported, as a code the
             screen words: ``"reconnecting"``, ``"gone"``, a ``closed`` code
             (``"room_closed"``, ``"removed"``, ``"host_stopped"``) or
-            ``"unreadable:<error>"``; "" when there is none.
+            ``"unreadable:<error>"``, or the code of the host's latest
+            ``error``; "" when there is none. ``notice_data``: that error's
+            data (``room``, ``name``, ``wait_s``).
 
     Raises:
         JoinError: the room refused the join or cannot be reached.
@@ -158,6 +161,7 @@ class RoomClient:
         self.status = "connecting"
         self.message = ""
         self.notice = ""
+        self.notice_data: dict[str, Any] = {}
         self.rejoins = 0
         self._listeners: list[Callable[[], None]] = []
         self._pending: dict[int, concurrent.futures.Future] = {}
@@ -307,7 +311,7 @@ class RoomClient:
     def _fail(self, code: str, reason: str) -> None:
         self.status, self.message = "refused", reason
         if not self._first.is_set():
-            self._first_error = JoinError(code, reason)
+            self._first_error = JoinError(code, reason, self.notice_data if self.notice == code else None)
             self._first.set()
         self._notify()
 
@@ -348,6 +352,8 @@ class RoomClient:
                     future.set_result(Ack(data["status"], data["code"], data.get("reason", ""), data.get("ms")))
                 return ""
             elif kind == "error":
+                self.notice = data["code"]
+                self.notice_data = {k: data[k] for k in ("room", "name", "wait_s") if k in data}
                 if data["code"] == "slow_down" or (data["code"] == "too_many_tries" and self._first.is_set()):
                     self.message = data["reason"]  # reconnecting while joins are held back: try again later
                     self._notify()
@@ -363,7 +369,7 @@ class RoomClient:
                 self.status, self.message = "closed", str(data.get("reason", ""))
                 self.notice = str(data.get("code", "room_closed"))
                 if not self._first.is_set():
-                    self._first_error = JoinError("closed", self.message)
+                    self._first_error = JoinError(self.notice, self.message)
                     self._first.set()
                 self._notify()
                 return "stop"

@@ -17,22 +17,45 @@ from ..i18n import N_, _
 from ..rooms.client import RoomClient
 from ..rooms.teacher_client import TeacherClient
 
-#: A room connection's notice (:attr:`RoomClient.notice`) -> what the student reads.
+#: A room connection's notice (:attr:`RoomClient.notice`: its own, a ``closed``
+#: code or an ``error`` code, with the error's data) -> what the student reads.
 NOTICES = {"reconnecting": N_("Connection lost: reconnecting…"),
            "gone": N_("The room cannot be reached any more. Run the join cell again to try."),
-           "room_closed": N_("The room closed.")}
+           "room_closed": N_("The teacher closed the room."),
+           "removed": N_("The teacher took you out of the room."),
+           "host_stopped": N_("The room service stopped: the games are saved; the teacher can bring them back."),
+           "no_such_room": N_("There is no room {room} here: check the code on the teacher's screen."),
+           "bad_token": N_("This computer's key for {name} does not fit room {room}: join with another name, "
+                           "or ask the teacher."),
+           "name_taken": N_("Someone called {name} is in room {room} already. If that is you, join from the same "
+                            "JupyterLab as before; otherwise choose another name."),
+           "room_full": N_("Room {room} is full."),
+           "too_many_tries": N_("Too many wrong room codes from this computer: try again in {wait_s} s."),
+           "slow_down": N_("Too many at once: try again in a moment.")}
+
+
+def refusal_text(code: str, data: dict, said: str) -> str:
+    """A refusal or closing from a room (its ``code`` and ``data``) in the
+    language in use; ``said`` (the host's English) when this screen has no
+    words for it or the host sent too little to fill them in."""
+    if code in NOTICES:
+        try:
+            return _(NOTICES[code]).format(**data)
+        except (KeyError, IndexError, ValueError):
+            return said or _(NOTICES[code])
+    return said
 
 
 def notice_text(client: RoomClient) -> str:
     """The connection's latest notice in the language in use: its own
-    (reconnecting, gone, unreadable), or the host's sentence for a refusal."""
+    (reconnecting, gone, unreadable), a closing, or a refusal."""
     notice = client.notice or ""
     if notice.startswith("unreadable:"):
         return _("The room sent something this screen cannot read ({error}).").format(
             error=notice.split(":", 1)[1])
-    if notice in NOTICES and not (notice == "room_closed" and client.message):
-        return _(NOTICES[notice])
-    return client.message
+    if not notice:
+        return client.message
+    return refusal_text(notice, getattr(client, "notice_data", {}), client.message)
 
 
 class RemoteSource:

@@ -20,7 +20,7 @@ from .. import words
 from ..i18n import _, set_language, speaking
 from ..rooms import CodeError, JoinError, RoomClient, codes, room_url
 from .hub import hub_service_address, hub_token_for
-from .sources import RemoteSource, notice_text
+from .sources import RemoteSource, notice_text, refusal_text
 from .cells import close_widgets, shown_by_cell
 from .screen import GameScreen
 from .styles import CSS
@@ -92,7 +92,10 @@ class StudentScreen:
         try:
             client = RoomClient(code, name or os.environ.get("JUPYTERHUB_USER", ""), address,
                                 hub_token=hub_token_for(room_url(code, address) if _is_code(code) else ""))
-        except (JoinError, CodeError, ValueError) as refused:
+        except JoinError as refused:
+            self._say(escape(refusal_text(refused.code, refused.data, str(refused))), warn=True)
+            return False
+        except (CodeError, ValueError) as refused:
             self._say(escape(str(refused)), warn=True)
             return False
         self.client = client
