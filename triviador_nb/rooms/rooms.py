@@ -5,15 +5,15 @@ seat, with which key; the bots; the game tables; the rate limits; the
 refusal log; the teachers and the rooms each controls. It reads protocol
 messages from connections (:class:`Peer`: anything that can send a text and
 close) and answers with protocol messages (:mod:`.protocol` builds them all);
-it never touches a socket, a thread or a wall clock: it runs on the
+it never touches a socket or a thread, and runs its tables and limits on the
 :class:`~triviador_nb.classroom.Clock` it is given, so tests drive whole rooms
 on a :class:`~triviador_nb.classroom.ManualClock` with no sockets and no
 sleeps. The WebSocket server (:mod:`.host`) only moves messages.
 
 Every method runs on one thread, the clock's (the host's loop): nothing here
-takes a lock. :class:`Room` is a room as the teacher's own kernel sees it
-when the host runs there (tests, the CLI); each of its commands is handed to
-that thread through ``call``.
+takes a lock. A room itself is a :class:`~.room.Room` (:mod:`.room`); the
+teachers' part (who is one, their commands, what they are sent) is
+:class:`~.teaching.Teaching` (:mod:`.teaching`).
 
 Who is a teacher (protocol version 2): a connection that sends ``teacher``
 with the host's teacher key (made when the host starts; in a kernel it never
@@ -25,13 +25,9 @@ the key); it is sent each room's state (``room``) and projector view
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hmac
-import json
 import logging
 import math
-import re
 import secrets
 import tempfile
 import time
@@ -40,18 +36,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol
 
-from ..banks import resolve_bank
 from ..bots import Bot
-from ..classroom import Clock, Journal, Table
-from ..classroom.journal import JournalContents, named_as, new_journal_path
+from ..classroom import Clock, Table
+from ..classroom.journal import JournalContents
 from ..engine import Game, QuestionBank, RuleSet, find_rule_set
-from ..engine.actions import Draw
-from ..maps import GameMap, resolve_map
+from ..maps import GameMap
 from . import codes, protocol
 from .guard import FailedJoins, MessageBudget
 from .protocol import (MAX_CLIENT_MESSAGE, MAX_TEACHER_MESSAGE, Intent, Join, Leave, Op, ProtocolError, Teacher,
-                       intent_action, map_to_plain, parse_client)
+                       intent_action, parse_client)
+from .room import ANY_TEACHER, KEY_OWNER, SKILLS, Room, RoomError
 from .store import Member, MemoryStore, RoomRecord, RoomStore
+from .teaching import Teaching
 
 LOG = logging.getLogger("triviador_nb.rooms")
 MAX_MEMBERS = 100  # people in one room (a class of 30 in one game, with room to spare)
@@ -59,10 +55,6 @@ NEW_MEMBERS_PER_ADDRESS = 40  # new names from one address (a class on one machi
 NEW_MEMBERS_ALL = 400  # ...and from all addresses
 REJOIN_EVERY_S = 1.0  # a member rejoins at most this often
 JOIN_WITHIN_S = 30.0  # a connection that has not joined a room (or become a teacher) by then is dropped
-SKILLS = ("easy", "medium", "hard")
-KEY_OWNER = "key"  # the owner of rooms opened with the host's teacher key, or by its own process
-ANY_TEACHER = "*"  # rooms every teacher of a hub may control (opened by the service itself)
-LOG_PER_ROOM = 8  # refusals a teacher's ``room`` message carries
 
 
 class Peer(Protocol):
@@ -116,287 +108,7 @@ class Connection:
     deadline: Any = None
 
 
-class RoomError(ValueError):
-    """A teacher's command that cannot be done; ``code`` says why
-    (``no_such_member``, ``bad_seat``, ``bad_skill``, ``started``,
-    ``not_started``, ``nobody_seated``, ``bot_seat``, ``no_such_room``)."""
-
-    def __init__(self, code: str, reason: str):
-        super().__init__(reason)
-        self.code = code
-
-
-class Room:
-    """One room: its record (members, seats, bots), what is played, its table.
-
-    Attributes:
-        code: the room code (``"K7-PQ45"``).
-        rules, game_map, bank: what is played.
-        language: the language code of the room (the teacher's when it was
-            opened): the ``welcome`` message carries it to the students'
-            screens.
-        owner: who controls it (:data:`KEY_OWNER`, a hub teacher's owner id,
-            or :data:`ANY_TEACHER`).
-        table: the game table once Start was pressed, else None.
-    """
-
-    def __init__(self, rooms: "Rooms", record: RoomRecord, rules: RuleSet, game_map: GameMap,
-                 bank: QuestionBank, seed: int, pace: float, reveal_s: float, think_s: float):
-        self.rooms, self.record = rooms, record
-        self.code = record.code
-        self.rules, self.game_map, self.bank = rules, game_map, bank
-        self.seed, self.pace, self.reveal_s, self.think_s = seed, pace, reveal_s, think_s
-        self.language = "en"
-        self.owner = KEY_OWNER
-        self.table: Table | None = None
-        self.journal_path: Path | None = None  # where the game is journalled once it starts (None: nowhere)
-        self.journal: Journal | None = None
-        self.specs: dict[str, Any] = {}  # how the journal names the map and bank (names or paths)
-        self.map_json = json.dumps(map_to_plain(game_map), ensure_ascii=False, separators=(",", ":"))
-        self._listeners: list[Callable[[], None]] = []
-
-    # ------------------------------------------------------------------ reading
-
-    @property
-    def started(self) -> bool:
-        return self.record.started
-
-    def members(self) -> list[Member]:
-        """Everyone who has joined, in the order they joined (copies, without keys)."""
-        return [Member(m.name, "", m.seat) for m in list(self.record.members.values())]
-
-    def connected(self, name: str) -> bool:
-        """Whether ``name`` has a live connection now."""
-        return bool(self.rooms._connections_of(self.code, name))
-
-    def seat_name(self, seat: int) -> str:
-        return self.record.seat_name(seat)
-
-    def roles(self) -> dict[int, dict]:
-        """Seat -> who plays it, as data (:func:`~.protocol.role`)."""
-        roles = {}
-        for seat in range(self.record.seats):
-            people = [m.name for m in self.record.seated(seat)]
-            if seat in self.record.bots:
-                roles[seat] = protocol.role("bot", skill=self.record.bots[seat])
-            elif len(people) > 1 or (people and seat in self.record.seat_names):
-                roles[seat] = protocol.role("team", members=people)
-            elif people:
-                roles[seat] = protocol.role("student")
-            else:
-                roles[seat] = protocol.role("empty")  # its people were moved: the timer plays it (D3)
-        return roles
-
-    def on_change(self, listener: Callable[[], None]) -> None:
-        """Call ``listener()`` (on the rooms' thread) after every change."""
-        self._listeners.append(listener)
-
-    def view(self, seat: int | None = None):
-        """The table's view for ``seat`` (None: the projector), or None before Start."""
-        table = self.table
-        return table.view(seat) if table is not None else None
-
-    # ------------------------------------------------------------------ the teacher's commands (any thread)
-
-    def assign(self, name: str, seat: int | None) -> None:
-        """Seat ``name`` (``None``: back to the lobby, watching). Several
-        people in one seat play it as a team.
-
-        Raises:
-            RoomError: nobody of that name is here; not a seat of this rule set.
-        """
-        self.rooms.call(self._assign, name, seat)
-
-    def remove(self, name: str) -> None:
-        """Take ``name`` out of the room: their screen says so and their key
-        stops working; a seat they played goes on without them."""
-        self.rooms.call(self._remove, name)
-
-    def set_bot(self, seat: int, skill: str | None) -> None:
-        """Before Start: a bot of ``skill`` plays ``seat`` (None: left to people)."""
-        self.rooms.call(self._set_bot, seat, skill)
-
-    def name_seat(self, seat: int, name: str | None) -> None:
-        """Give ``seat`` a team name (before Start); None goes back to the members' names."""
-        self.rooms.call(self._name_seat, seat, name)
-
-    def start(self) -> Table:
-        """Start the game: seats nobody joined get medium bots. Returns the table.
-
-        Raises:
-            RoomError: nobody is seated (a room of bots only: use play()).
-        """
-        return self.rooms.call(self._start)
-
-    def run(self, work: Callable[[], Any]) -> Any:
-        """Run ``work()`` on the rooms' thread, where the table lives."""
-        return self.rooms.call(work)
-
-    def hand_to_bot(self, seat: int, skill: str = "medium") -> None:
-        """During the game: a bot of ``skill`` plays ``seat``; its people watch."""
-        self.rooms.call(self._hand, seat, skill)
-
-    def hand_back(self, seat: int) -> None:
-        """During the game: the seat's people play it again."""
-        self.rooms.call(self._hand, seat, None)
-
-    def restart(self) -> None:
-        """The next game in this room, same code, seats and settings ("Play again")."""
-        self.rooms.call(self._play_again)
-
-    # ------------------------------------------------------------------ the same, on the rooms' thread
-
-    def _assign(self, name: str, seat: int | None) -> None:
-        member = self._member(name)
-        if seat is not None:
-            self._check_seat(seat)
-        if self.started and seat is not None and seat != member.seat and seat in self.record.bots:
-            raise RoomError("bot_seat", f"a bot plays seat {seat + 1}: hand it back to people first (hand_back)")
-        member.seat = seat
-        if not self.started and seat is not None:
-            self.record.bots.pop(seat, None)
-        self.rooms.store.save(self.record)
-        self.rooms._send_room(self, welcome_for={member.name.casefold()})
-
-    def _remove(self, name: str) -> None:
-        member = self._member(name)
-        del self.record.members[member.name.casefold()]
-        self.rooms.store.save(self.record)
-        for conn in self.rooms._room_conns.get(codes.normalise(self.code), {}).pop(member.name.casefold(), set()):
-            conn.peer.send(protocol.closed("removed", "The teacher took you out of the room.", conn.version))
-            conn.joined = None
-        self.rooms._send_room(self)
-
-    def _set_bot(self, seat: int, skill: str | None) -> None:
-        self._check_seat(seat)
-        if self.started:
-            raise RoomError("started", "the game has started: use hand_to_bot(seat) to let a bot play a seat")
-        if skill is None:
-            self.record.bots.pop(seat, None)
-        else:
-            self._check_skill(skill)
-            self.record.bots[seat] = skill
-            for member in self.record.seated(seat):
-                member.seat = None
-        self.rooms.store.save(self.record)
-        self.rooms._send_room(self, welcome_for=set(self.record.members))
-
-    def _name_seat(self, seat: int, name: str | None) -> None:
-        self._check_seat(seat)
-        if name is None:
-            self.record.seat_names.pop(seat, None)
-        else:
-            try:
-                self.record.seat_names[seat] = protocol.clean_name(name)
-            except ProtocolError as error:
-                raise RoomError("bad_name", error.reason) from None
-        self.rooms.store.save(self.record)
-        self.rooms._send_room(self)
-
-    def _start(self) -> Table:
-        if self.table is not None:
-            return self.table
-        record = self.record
-        if not any(record.seated(s) for s in range(record.seats)):
-            raise RoomError("nobody_seated", f"nobody is seated in room {self.code} yet: wait for the students "
-                                             "to join")
-        for seat in range(record.seats):
-            if not record.seated(seat):
-                record.bots.setdefault(seat, "medium")
-        record.started = True
-        new_game = self._new_game_maker()
-        game, bots = new_game(self.seed)
-        table = self._set_table(Table(game, bots, self.rooms.clock, pace=self.pace, reveal_s=self.reveal_s,
-                                      think_s=self.think_s, new_game=new_game))
-        if self.journal_path is not None:
-            self._keep_journal(self.journal_path)
-        table.start()  # notifies: every member gets the first view
-        self.rooms._send_room(self, welcome_for=set(record.members))
-        return table
-
-    def _new_game_maker(self) -> Callable[[int, frozenset[str]], tuple[Game, dict[int, Bot]]]:
-        record = self.record
-        names = [record.seat_name(s) for s in range(record.seats)]
-
-        def new_game(seed: int, asked_before: frozenset[str] = frozenset()) -> tuple[Game, dict[int, Bot]]:
-            game = Game(self.rules, self.game_map.board, self.bank, seed, names=names, asked_before=asked_before)
-            return game, {s: Bot(s, skill, seed) for s, skill in dict(record.bots).items()}  # hand-offs too
-        return new_game
-
-    def _set_table(self, table: Table) -> Table:
-        table.on_change(lambda _events: self.rooms._changed(self))
-        self.table = table
-        self.rooms.store.save(self.record)
-        return table
-
-    def _hand(self, seat: int, skill: str | None) -> None:
-        self._check_seat(seat)
-        if self.table is None:
-            raise RoomError("not_started", "the game has not started: use set_bot(seat, skill) before Start")
-        if skill is None:
-            self.record.bots.pop(seat, None)
-            self.table.set_bot(seat, None)
-        else:
-            self._check_skill(skill)
-            self.record.bots[seat] = skill
-            self.table.set_bot(seat, Bot(seat, skill, self.table.game.seed + 100 + seat))
-        self.rooms.store.save(self.record)
-        self.rooms._send_room(self)
-
-    def _play_again(self) -> None:
-        if self.table is None:
-            raise RoomError("not_started", "the game has not started yet: press Start")
-        self.table.restart()
-        self.rooms._send_room(self)
-
-    def _member(self, name: str) -> Member:
-        member = self.record.member(name)
-        if member is None:
-            raise RoomError("no_such_member", f"nobody called {name!r} is in room {self.code}")
-        return member
-
-    def _check_seat(self, seat: int) -> None:
-        if not (type(seat) is int and 0 <= seat < self.record.seats):
-            raise RoomError("bad_seat", f"{self.rules.title} has seats 1-{self.record.seats}, not {seat!r}")
-
-    @staticmethod
-    def _check_skill(skill: str) -> None:
-        if skill not in SKILLS:
-            raise RoomError("bad_skill", f"a bot's skill is one of {', '.join(SKILLS)}, not {skill!r}")
-
-    # ------------------------------------------------------------------ journal
-
-    def journal_setup(self) -> dict:
-        """What a journal needs to bring this room back: its code, rule set,
-        map and bank (names or paths), table settings, and who sits where
-        with their seat keys (the journal is the teacher's file)."""
-        record = self.record
-        return {"screen": "room", "code": self.code, "language": self.language, "rules": self.rules.name,
-                "map": self.specs.get("map"),
-                "bank": self.specs.get("bank"), "seed": self.seed, "pace": self.pace, "reveal_s": self.reveal_s,
-                "think_s": self.think_s, "address": self.rooms.address,
-                "members": [{"name": m.name, "token": m.token, "seat": m.seat} for m in record.members.values()
-                            if m.seat is not None],
-                "bots": {str(s): skill for s, skill in record.bots.items()},
-                "seat_names": {str(s): name for s, name in record.seat_names.items()}}
-
-    def _keep_journal(self, path: Path, resumed: JournalContents | None = None) -> None:
-        try:
-            self.journal = Journal(path, self.table, self.journal_setup(), resumed=resumed,
-                                   on_lost=lambda: self.table.clock.call_later(0, self.table.hold))
-        except OSError as error:  # a room without a journal still plays
-            self.rooms._log(self.code, "host", "journal", f"the game cannot be saved to {path}: {error}")
-
-    def _notify(self) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener()
-            except Exception as error:  # noqa: BLE001 - a listener must not stop the room
-                self.rooms._log(self.code, "host", "screen_fault", f"{type(error).__name__}: {error}")
-        self.rooms._tell_teachers(self)
-
-
-class Rooms:
+class Rooms(Teaching):
     """Every room of one host, and every connection to it.
 
     Args:
@@ -710,186 +422,6 @@ class Rooms:
 
     # ------------------------------------------------------------------ teachers
 
-    def _become_teacher(self, conn: Connection, message: Teacher) -> None:
-        now, peer = self.clock.now(), conn.peer
-        identity = getattr(peer, "identity", None)
-        if conn.joined is not None or conn.teacher is not None:
-            self._refuse(conn, "already_joined", "a teacher message on a connection that has joined")
-            peer.send(protocol.error("already_joined", "This connection has joined already.", conn.version))
-            return
-        wait = self._failed.blocked(peer.address, now)
-        if message.key is not None:
-            ok = (wait <= 0 and self.teacher_key is not None
-                  and hmac.compare_digest(message.key.encode(), self.teacher_key.encode()))
-            owner = KEY_OWNER
-        else:
-            ok = identity is not None and bool(getattr(identity, "teacher", False))
-            owner = f"hub:{identity.user}" if identity is not None else ""
-        if not ok:
-            if message.key is not None and wait <= 0:
-                self._failed.failed(peer.address, now)
-            self._refuse(conn, "not_a_teacher", "a teacher's message without the teacher's key or role")
-            peer.send(protocol.error("not_a_teacher", "Only the teacher can do that: this connection has neither "
-                                                      "the host's teacher key nor a teacher's JupyterHub role.",
-                                     protocol.VERSION))
-            return
-        conn.version, conn.teacher = protocol.VERSION, owner
-        if conn.deadline is not None:
-            conn.deadline.cancel()
-        self._teachers.add(conn)
-        peer.send(protocol.teacher_rooms(self._codes_of(owner), who=identity.user if identity is not None
-                                         else "teacher"))
-        for room in self._rooms_of(owner):
-            self._tell_teacher(conn, room)
-
-    def _rooms_of(self, owner: str) -> list[Room]:
-        return [r for r in self.rooms.values() if r.owner in (owner, ANY_TEACHER)]
-
-    def _codes_of(self, owner: str) -> list[str]:
-        return [r.code for r in self._rooms_of(owner)]
-
-    def _op(self, conn: Connection, message: Op) -> None:
-        if conn.teacher is None:
-            self._refuse(conn, "not_a_teacher", f"a teacher's {message.op} from a connection that is not one")
-            conn.peer.send(protocol.done(message.ref, "rejected", "not_a_teacher", "Only the teacher can do that."))
-            return
-        if message.op == "open_room":
-            try:
-                room = self._open_from_wire(conn.teacher, message.args)
-            except (ValueError, KeyError, OSError) as error:  # the teacher's files are named as they sent them
-                reason = re.sub(re.escape(self._files.name) + r"/[0-9a-f]+/", "", str(error).strip("'\""))
-                conn.peer.send(protocol.done(message.ref, "rejected", getattr(error, "code", "bad_setup"), reason))
-                return
-            conn.peer.send(protocol.done(message.ref, result={"room": room.code}))
-            self._tell_teacher(conn, room)
-            return
-        room = self._room(message.room)
-        if room is None or room.owner not in (conn.teacher, ANY_TEACHER):
-            self._refuse(conn, "no_such_room", f"a teacher's {message.op} on room {message.room[:20]!r}, "
-                                               "not one of theirs")
-            conn.peer.send(protocol.done(message.ref, "rejected", "no_such_room",
-                                         f"There is no room {message.room[:20]} of yours here."))
-            return
-        try:
-            result = self._do(room, message.op, message.args)
-        except (ValueError, KeyError) as error:
-            conn.peer.send(protocol.done(message.ref, "rejected", getattr(error, "code", "refused"),
-                                         str(error).strip("'\"")))
-            return
-        conn.peer.send(protocol.done(message.ref, result=result))
-        if codes.normalise(room.code) in self.rooms:
-            room._notify()
-
-    def _do(self, room: Room, op: str, args: dict) -> Any:
-        """A teacher's ``op`` on ``room``; the result travels in ``done``."""
-        if op == "assign":
-            return room._assign(args["name"], args.get("seat"))
-        if op == "remove":
-            return room._remove(args["name"])
-        if op == "set_bot":
-            return room._set_bot(args["seat"], args.get("skill"))
-        if op == "name_seat":
-            return room._name_seat(args["seat"], args.get("name"))
-        if op == "start":
-            room._start()
-            return None
-        if op == "hand_to_bot":
-            return room._hand(args["seat"], args.get("skill") or "medium")
-        if op == "hand_back":
-            return room._hand(args["seat"], None)
-        if op == "play_again":
-            return room._play_again()
-        if op == "close_room":
-            return self.close_room(room)
-        table = room.table
-        if table is None:
-            raise RoomError("not_started", "the game has not started yet: press Start")
-        if op == "hold":
-            return table.hold()
-        if op == "release":
-            return table.release()
-        if op == "report":
-            return self._report(room)
-        done = {"skip": table.skip, "undo": table.undo, "end": table.end_now}.get(op)
-        result = done() if done is not None else table.enter_answer(args["seat"], args.get("given"),
-                                                                      timed=args.get("timed", True))
-        return {"status": result.status, "code": result.code, "reason": result.reason, "ms": result.ms}
-
-    def _report(self, room: Room) -> dict:
-        """The report of every game played in ``room`` (played questions only),
-        as files (name -> base64) for the teacher's kernel to write."""
-        from ..reports import Report  # (pandas and openpyxl: only when a report is asked for)
-
-        with tempfile.TemporaryDirectory() as folder:
-            written = Report(list(room.table.games)).export(Path(folder) / "report")
-            return {"files": {p.name: base64.b64encode(p.read_bytes()).decode("ascii") for p in written}}
-
-    def _open_from_wire(self, owner: str, args: dict) -> Room:
-        """``open_room`` from a teacher: built-in names, or the teacher's files."""
-        rules = find_rule_set(args["rules"])
-        game_map = resolve_map(self._file(args["map_file"]) if "map_file" in args else args["map"],
-                               players=rules.players)
-        bank = resolve_bank(self._file(args["bank_file"]) if "bank_file" in args else args["bank"])
-        seed = args.get("seed")
-        room = self.open_room(rules, game_map, bank, seed if seed is not None else secrets.randbelow(1_000_000),
-                              pace=float(args.get("pace", 1.0)), language=args.get("language") or "en", owner=owner)
-        room.specs = {"map": named_as(args.get("map")), "bank": named_as(args.get("bank"))}
-        if args.get("journal", self.journals):
-            room.journal_path = new_journal_path(f"room-{room.code}")
-        return room
-
-    def _file(self, data: dict) -> Path:
-        """A teacher's file, written where this host can read it."""
-        name = Path(data["name"]).name or "file"
-        try:
-            content = base64.b64decode(data["data"], validate=True)
-        except (binascii.Error, ValueError):
-            raise RoomError("bad_file", f"{name} did not arrive whole (not base64)") from None
-        folder = Path(self._files.name) / secrets.token_hex(8)
-        folder.mkdir()
-        path = folder / name
-        path.write_bytes(content)
-        return path
-
-    def room_state(self, room: Room) -> dict:
-        """A teacher's picture of ``room`` (the ``room`` message)."""
-        record, table = room.record, room.table
-        people = [{"name": m.name, "seat": m.seat, "connected": room.connected(m.name)}
-                  for m in list(record.members.values())]
-        seats = [{"seat": s, "name": record.seat_name(s), "members": [p["name"] for p in people if p["seat"] == s],
-                  "bot": record.bots.get(s)} for s in range(record.seats)]
-        game = table.game if table is not None else None
-        entries = [e for e in self.log if e.room == room.code][-LOG_PER_ROOM:]
-        return {"room": room.code, "rules_title": room.rules.title, "seats_count": record.seats,
-                "language": room.language, "started": room.started, "people": people, "seats": seats,
-                "roles": {str(s): r for s, r in room.roles().items()},
-                "held": bool(table and table.held), "over": bool(game and game.is_over),
-                "can_undo": bool(game and any(not isinstance(e, Draw) for e in game.record)),
-                "humans": [s for s in range(record.seats) if s not in record.bots and record.seated(s)],
-                "journal": str(room.journal.path.resolve()) if room.journal is not None else None,
-                "address": self.address, "port": self.port, "own_port": self.host_part is None,
-                "refused": sum(1 for e in self.log if e.room == room.code),
-                "log": [{"at": e.at, "who": e.who, "code": e.code, "text": e.text} for e in entries]}
-
-    def _tell_teacher(self, conn: Connection, room: Room) -> None:
-        with_map = room.code not in conn.maps_sent
-        conn.maps_sent.add(room.code)
-        conn.peer.send(protocol.room_state(self.room_state(room), room.map_json if with_map else None))
-        if room.table is not None:
-            conn.peer.send(protocol.view_message(None, room.table.held, room.roles(),
-                                                 room.table.view(None).to_json(), room=room.code))
-
-    def _tell_teachers(self, room: Room) -> None:
-        for conn in list(self._teachers):
-            if room.owner in (conn.teacher, ANY_TEACHER):
-                self._tell_teacher(conn, room)
-
-    def _tell_teachers_rooms(self) -> None:
-        for conn in list(self._teachers):
-            identity = getattr(conn.peer, "identity", None)
-            conn.peer.send(protocol.teacher_rooms(self._codes_of(conn.teacher),
-                                                  who=identity.user if identity is not None else "teacher"))
-
     # ------------------------------------------------------------------ sending
 
     def _welcome(self, room: Room, member: Member, version: int, with_map: bool) -> str:
@@ -966,5 +498,5 @@ def new_teacher_key() -> str:
     return secrets.token_urlsafe(24)
 
 
-__all__ = ["ANY_TEACHER", "KEY_OWNER", "Connection", "LogEntry", "MAX_TEACHER_MESSAGE", "Peer", "Room",
+__all__ = ["ANY_TEACHER", "KEY_OWNER", "SKILLS", "Connection", "LogEntry", "MAX_TEACHER_MESSAGE", "Peer", "Room",
            "RoomError", "Rooms", "new_teacher_key"]
