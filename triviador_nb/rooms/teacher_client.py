@@ -157,10 +157,20 @@ class TeacherClient:
                 args[name] = path.name
         result = self.command("open_room", **args)
         code = result["room"]
-        deadline = time.monotonic() + 5.0
-        while code not in self.states and time.monotonic() < deadline:  # its state follows the done at once
-            time.sleep(0.01)
+        self.settled([code])  # its state follows the done at once
         return code
+
+    def settled(self, codes: list[str], timeout_s: float = 5.0) -> bool:
+        """Wait (at most ``timeout_s``) until the host has sent the state of
+        each room in ``codes``, and the projector view of each started one:
+        a screen drawn then shows them whole at once."""
+        def ready() -> bool:
+            return all(code in self.states and (not self.states[code].get("started") or code in self.views)
+                       for code in codes)
+        deadline = time.monotonic() + timeout_s
+        while not ready() and time.monotonic() < deadline and self.status != "closed":
+            time.sleep(0.01)
+        return ready()
 
     def close(self) -> None:
         """Close the connection (the rooms stay open on the host)."""

@@ -107,6 +107,7 @@ class HostScreen:
                        else connection)
         self.rooms = list(rooms) if rooms is not None else list(self.client.codes)
         self.room_codes = [r if isinstance(r, str) else r.code for r in self.rooms]
+        self.client.settled(self.room_codes)  # the first drawing shows every room whole
         self.clock = clock or LoopClock()
         self.shown = self.room_codes[0] if self.room_codes else ""
         self.screens: dict[str, GameScreen] = {}
