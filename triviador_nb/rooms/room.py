@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from ..bots import Bot
 from ..classroom import Journal, Table
@@ -21,9 +21,6 @@ from ..maps import GameMap
 from . import codes, protocol
 from .protocol import ProtocolError, map_to_plain
 from .store import Member, RoomRecord
-
-if TYPE_CHECKING:
-    from .rooms import Rooms
 
 SKILLS = ("easy", "medium", "hard")
 KEY_OWNER = "key"  # the owner of rooms opened with the host's teacher key, or by its own process
@@ -43,6 +40,9 @@ class RoomError(ValueError):
 class Room:
     """One room: its record (members, seats, bots), what is played, its table.
 
+    Args:
+        rooms: the :class:`~.rooms.Rooms` it belongs to (its thread, store and connections).
+
     Attributes:
         code: the room code (``"K7-PQ45"``).
         rules, game_map, bank: what is played.
@@ -54,7 +54,7 @@ class Room:
         table: the game table once Start was pressed, else None.
     """
 
-    def __init__(self, rooms: "Rooms", record: RoomRecord, rules: RuleSet, game_map: GameMap,
+    def __init__(self, rooms: Any, record: RoomRecord, rules: RuleSet, game_map: GameMap,
                  bank: QuestionBank, seed: int, pace: float, reveal_s: float, think_s: float):
         self.rooms, self.record = rooms, record
         self.code = record.code

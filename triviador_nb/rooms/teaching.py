@@ -18,7 +18,7 @@ import re
 import secrets
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..banks import resolve_bank
 from ..classroom.journal import named_as, new_journal_path
@@ -29,9 +29,6 @@ from . import codes, protocol
 from .protocol import Op, Teacher
 from .room import ANY_TEACHER, KEY_OWNER, Room, RoomError
 
-if TYPE_CHECKING:
-    from .rooms import Connection
-
 LOG_PER_ROOM = 8  # refusals a teacher's ``room`` message carries
 
 
@@ -39,7 +36,7 @@ class Teaching:
     """The teachers' part of :class:`~.rooms.Rooms` (its attributes: ``rooms``,
     ``log``, ``clock``, ``teacher_key``, ``_teachers``, ``_failed``, ``_files``...)."""
 
-    def _become_teacher(self, conn: Connection, message: Teacher) -> None:
+    def _become_teacher(self, conn: Any, message: Teacher) -> None:
         now, peer = self.clock.now(), conn.peer
         identity = getattr(peer, "identity", None)
         if conn.joined is not None or conn.teacher is not None:
@@ -77,7 +74,7 @@ class Teaching:
     def _codes_of(self, owner: str) -> list[str]:
         return [r.code for r in self._rooms_of(owner)]
 
-    def _op(self, conn: Connection, message: Op) -> None:
+    def _op(self, conn: Any, message: Op) -> None:
         if conn.teacher is None:
             self._refuse(conn, "not_a_teacher", f"a teacher's {message.op} from a connection that is not one")
             conn.peer.send(protocol.done(message.ref, "rejected", "not_a_teacher", "Only the teacher can do that."))
@@ -200,7 +197,7 @@ class Teaching:
                 "refused": sum(1 for e in self.log if e.room == room.code),
                 "log": [{"at": e.at, "who": e.who, "code": e.code, "text": e.text} for e in entries]}
 
-    def _tell_teacher(self, conn: Connection, room: Room) -> None:
+    def _tell_teacher(self, conn: Any, room: Room) -> None:
         with_map = room.code not in conn.maps_sent
         conn.maps_sent.add(room.code)
         conn.peer.send(protocol.room_state(self.room_state(room), room.map_json if with_map else None))
