@@ -299,3 +299,55 @@ def test_a_forged_op_cannot_reach_rooms_of_the_key_from_a_student_connection(wir
                                  "reason": "Only the teacher can do that.", "result": None}
     assert wire.rooms.rooms[code.replace("-", "")].table is None
     assert wire.rooms.rooms[code.replace("-", "")].owner == KEY_OWNER
+
+
+def test_no_message_holds_a_correct_answer_or_another_seats_answer_before_the_reveal(wire):
+    """The secrecy check of the room, on the manual clock (it ran for 8 s of
+    real time over sockets; here in well under a second): while a question is
+    open, neither Eve's views nor the teacher's projector hold its answer, nor
+    what the bots answered - only that they have."""
+    teacher = wire.teacher()
+    code = fast_open(wire, teacher)
+    eve = wire.student(code, "Eve", v=1)
+    wire.op(teacher, "set_bot", code, seat=1, skill="hard")
+    wire.op(teacher, "set_bot", code, seat=2, skill="hard")
+    wire.op(teacher, "start", code)
+    table = wire.rooms.rooms[code.replace("-", "")].table
+    question_fields = {"kind", "purpose", "text", "options", "players", "answered", "time_limit_s", "my_answer"}
+    checked = others_seen = seen = 0
+    token = eve[0].last("welcome")["token"]
+    for _ in range(20_000):
+        if checked >= 8:
+            break
+        wire.clock.advance(0.02)
+        views = eve[0].all("view")
+        new = (views[-1:] if len(views) > seen else []) + teacher[0].all("view")[-1:]  # the newest: as things stand
+        seen = len(views)
+        for data in new:
+            view, q, prompt = data["view"], data["view"]["question"], data["view"]["prompt"]
+            if q is None:
+                if data["seat"] == 0 and prompt["kind"] in ("base", "pick", "claim", "attack") and prompt["choices"]:
+                    kind = "attack" if prompt["kind"] == "attack" else "pick"
+                    wire.send(eve[1], v=1, type="intent", ref=1, token=token, state_id=view["state_id"],
+                              intent={"kind": kind, "territory": prompt["choices"][0]})
+                continue
+            asked = table.game.question
+            if asked is None or asked.question.text != q["text"] or q["my_answer"] is not None:
+                continue  # a view from before the question was put, or Eve has answered it
+            assert set(q) == question_fields
+            shown = json.dumps(q) + json.dumps(prompt)
+            assert "correct" not in shown
+            if asked.is_guess:
+                assert str(asked.question.answer) not in shown
+            for seat, answer in asked.answers.items():
+                if seat == 0:
+                    continue
+                assert seat in q["answered"]
+                if asked.is_guess and answer.value is not None and len(str(answer.value)) >= 3:
+                    assert str(answer.value) not in shown
+                others_seen += 1
+            if data["seat"] == 0 and 0 in q["players"] and len(q["answered"]) == len(q["players"]) - 1:
+                wire.send(eve[1], v=1, type="intent", ref=2, token=token, state_id=view["state_id"],
+                          intent={"kind": "guess", "value": 7} if asked.is_guess else {"kind": "choice", "option": 0})
+                checked += 1
+    assert checked >= 5 and others_seen >= 3
