@@ -457,3 +457,76 @@ def test_save_report_says_when_the_folder_cannot_be_written(tmp_path):
     app.controls.report_button.click()
     assert "The report could not be saved: Cannot save file into a non-existent directory" in app.controls.message.value
     assert app.controls.last_report == []
+
+
+# ---------------------------------------------------------------- D16: an undo never changes the bots' answers
+
+def bots_table(bots: tuple[int, ...], seed: int = 3):
+    """ConQUIZtador on the grid, medium bots in ``bots``, people in the other seats."""
+    from triviador_nb.bots import Bot
+    from triviador_nb.classroom import ManualClock, Table
+    from triviador_nb.engine import CONQUIZTADOR
+    clock = ManualClock()
+    game = Game(CONQUIZTADOR, grid_board(), synthetic_bank(), seed)
+    return Table(game, {s: Bot(s, "medium", seed) for s in bots}, clock), clock
+
+
+def run_to_the_end(table, clock) -> list[str]:
+    """Let the clock run until the game is over (people's timers run out, D3)."""
+    for _ in range(5000):
+        if table.game.is_over:
+            return [str(e) for e in table.game.record]
+        clock.advance(1.0)
+    raise AssertionError("the game did not end")
+
+
+def test_d16_an_answer_undone_and_made_again_gives_the_game_without_the_undo():
+    """Issue 26 part 1: seed 3, bots in seats 1 and 2; seat 0 answers at 1.0 s,
+    the teacher undoes it and enters the same answer at the same moment. The
+    bots' planned answers (values and times) stay (D16), so the whole game is
+    the one that follows without the undo (before, the bots drew new answers
+    and the winners of questions 1-12 changed)."""
+    games = []
+    for undo in (False, True):
+        table, clock = bots_table(bots=(1, 2))
+        table.start()
+        clock.advance(1.0)
+        guess = table.game.question.question.answer + 5
+        assert table.enter_answer(0, guess).accepted
+        if undo:
+            assert table.undo().accepted and table.game.question.waiting_for == (0, 1, 2)
+            assert table.enter_answer(0, guess).accepted
+        games.append(run_to_the_end(table, clock))
+    without, with_undo = games
+    assert with_undo[:4] == without[:4]  # the draw, then p1's answer and the bots' at their planned times
+    assert with_undo == without
+
+
+def test_d16_a_bots_move_undone_is_made_again_the_same():
+    """Undo a bot's pick: the bot picks the same territory again when its turn
+    comes back, and the game goes on as it would have without the undo."""
+    games = []
+    for undo in (False, True):
+        table, clock = bots_table(bots=(0, 1, 2), seed=5)
+        table.start()
+        while not any(isinstance(a, Pick) for a in table.game.actions):
+            clock.advance(0.1)
+        if undo:
+            picked, at = table.game.actions[-1], len(table.game.actions) - 1
+            assert table.undo().accepted and not any(isinstance(a, Pick) for a in table.game.actions)
+            clock.advance(0.01)  # its turn comes back with the time it had used: it picks at once
+            assert table.game.actions[at:] == [picked]
+        games.append(run_to_the_end(table, clock))
+    assert games[1] == games[0]
+
+
+def test_d16_a_bots_answer_depends_only_on_the_seed_and_the_question():
+    """Asked again at the same moment, a bot gives the same answer and time
+    (before, each call drew on from the bot's one stream)."""
+    from triviador_nb.bots import Bot
+    game = new_game(seed=3)
+    bot = Bot(1, "medium", 3)
+    first = bot.act(game)
+    assert [bot.act(game) for _ in range(3)] == [first] * 3
+    assert Bot(1, "medium", 3).act(game) == first  # a new bot of the same seat and seed
+    assert Bot(1, "medium", 4).act(game) != first  # another game's seed, another answer
