@@ -530,3 +530,49 @@ def test_d16_a_bots_answer_depends_only_on_the_seed_and_the_question():
     assert [bot.act(game) for _ in range(3)] == [first] * 3
     assert Bot(1, "medium", 3).act(game) == first  # a new bot of the same seat and seed
     assert Bot(1, "medium", 4).act(game) != first  # another game's seed, another answer
+
+
+# ---------------------------------------------------------------- D16: End with equal scores shares the place
+
+def test_d16_end_with_equal_scores_shares_first_place_without_a_tie_break():
+    """Issue 26 part 3: the Duel ended at 1000:1000 gave seat 0 the win."""
+    from triviador_nb.engine import DUEL
+    from triviador_nb.ui import panels
+    from triviador_nb.words import Names, event_text, status
+    game = Game(DUEL, grid_board(), synthetic_bank(), 2, names=["Foxes", "Owls"])
+    events = game.apply(End())
+    assert game.is_over and game.scores() == [1000, 1000]
+    assert (game.ranking, game.places) == ((0, 1), (1, 1))
+    assert [e.code for e in events] == ["teacher.ended", "ranking.final"]  # no tie-break question, no award
+    assert events[-1].data == {"ranking": [0, 1], "scores": [1000, 1000], "places": [1, 1]}
+    assert event_text(events[-1], Names.of_game(game)) == "Game over. Final ranking: 1. Foxes 1000; 1. Owls 1000"
+    seen = view(game, None)
+    assert seen.places == (1, 1) and type(seen).from_json(seen.to_json()) == seen
+    assert status(seen)[1] == "Game over: Foxes, Owls share first place with 1000 points"
+    assert panels.ranking_html(seen).count('<li value="1">') == 2
+
+
+def test_d16_end_shares_only_equal_places_and_the_next_place_counts_them():
+    from helpers import attack
+    from triviador_nb.reports import players_table
+    game = standard_game()  # 1600 each
+    defender = 1 if game.attacker != 1 else 2
+    attack(game, next(t for t in game.legal_targets(game.attacker) if game.territories[t].owner == defender),
+           "defend")  # D6: the defender +100
+    game.apply(End())
+    scores = game.scores()
+    assert sorted(scores) == [1600, 1600, 1700] and game.ranking[0] == defender
+    assert game.places == (1, 2, 2)
+    assert list(players_table([game]).sort_values("seat")["place"]) == [
+        dict(zip(game.ranking, game.places))[seat] for seat in range(3)]
+
+
+def test_d16_end_during_a_tie_break_shares_the_place_without_it():
+    """ConQUIZtador breaks every tie by a question (D12); End stops it: the
+    tied players share the place."""
+    from helpers import finish_quietly
+    game = standard_game()
+    finish_quietly(game)
+    assert game.scores() == [1600, 1600, 1600] and game.question.players == (0, 1, 2)
+    game.apply(End())
+    assert game.places == (1, 1, 1) and game.ranking == (0, 1, 2)

@@ -158,8 +158,8 @@ class Skip:
 
 @dataclass(frozen=True)
 class End:
-    """The teacher ends the game now: the ranking is the current scores' (D10),
-    ties by seat, with no tie-break question."""
+    """The teacher ends the game now: the ranking is the current scores' (D10);
+    equal scores share the place, with no tie-break question (D16)."""
 
     def __str__(self) -> str:
         return "end"
