@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 from fixture_data import grid_board, synthetic_bank
+from hypothesis import given
+from hypothesis import strategies as st
 from helpers import (
     BASES,
     advance_to,
@@ -36,6 +39,8 @@ from triviador_nb.engine import (
     Timeout,
     parse_action,
 )
+from triviador_nb.engine.actions import Draw, End, Rebuild, Skip
+from triviador_nb.engine.game import MAX_GUESS
 from triviador_nb.simulate import play_bot_game
 
 # ----------------------------------------------------------------------------- text forms
@@ -50,6 +55,8 @@ from triviador_nb.simulate import play_bot_game
         (GuessAnswer(0, 0, 0), "answer p1 0 0ms"),
         (GuessAnswer(0, 7), "answer p1 7"),
         (GuessAnswer(1, None), "answer p2 none"),
+        (GuessAnswer(0, None, 10000), "answer p1 none 10000ms"),
+        (ChoiceAnswer(1, None, 15000), "answer p2 none 15000ms"),
         (ChoiceAnswer(0, 1, 3100), "answer p1 B 3100ms"),
         (ChoiceAnswer(2, 3), "answer p3 D"),
         (Timeout(0), "timeout p1"),
@@ -68,6 +75,50 @@ def test_no_answer_text_reads_as_the_open_question_kind():
     assert game.parse("answer p2 none") == GuessAnswer(1, None)
     game, *_ = first_battle()
     assert game.parse("answer p2 none") == ChoiceAnswer(1, None)
+
+
+def test_a_timed_no_answer_survives_the_json_round_trip():
+    """Issue 26 part 2 (D16: the record replays into the same game; D1: the
+    time travels in the answer): ``GuessAnswer(0, None, 10000)`` was saved as
+    ``answer p1 none``, and the rebuilt game's answers event said ``ms: None``."""
+    game = new_game(seed=4)
+    game.apply(GuessAnswer(0, None, 10000))
+    game.apply(GuessAnswer(1, 1900, 2000))
+    game.apply(GuessAnswer(2, None))
+    data = json.loads(json.dumps(game.to_dict()))
+    assert data["record"][1:4] == ["answer p1 none 10000ms", "answer p2 1900 2000ms", "answer p3 none"]
+    again = Game.from_dict(data, game.board, game.bank)
+    answers = next(e for e in again.events if e.kind == "answers").data["answers"]
+    assert answers[0] == {"seat": 0, "given": None, "ms": 10000}
+    assert again.record == game.record and again.events == game.events
+
+
+_SEATS = st.integers(0, 99)
+_IDS = st.text(st.characters(blacklist_categories=("Cs", "Z", "Cc")), min_size=1, max_size=12)  # no spaces (D15 maps)
+_TIMES = st.none() | st.integers(0, MAX_GUESS)
+_ACTIONS = st.one_of(
+    st.builds(Pick, _SEATS, _IDS),
+    st.builds(Attack, _SEATS, _IDS, st.booleans()),
+    st.builds(Rebuild, _SEATS),
+    st.builds(Timeout, _SEATS),
+    st.builds(GuessAnswer, _SEATS, st.none() | st.integers(0, MAX_GUESS), _TIMES),
+    st.builds(ChoiceAnswer, _SEATS, st.sampled_from([0, 1, 2, 3, None]), _TIMES),
+    st.just(Skip()),
+    st.just(End()),
+    st.builds(Draw, _IDS | st.from_regex(r"\A\S[^\r\n]*\S\Z"),  # a bank's id may hold spaces
+              st.just(()) | st.permutations((0, 1, 2, 3)).map(tuple)),
+)
+
+
+@given(_ACTIONS)
+def test_every_action_round_trips_through_its_text_form(action):
+    """Issue 26 part 2: every action the engine accepts (seats, 15-digit
+    guesses and times, with or without a time, no answer included; D1, D16)
+    and every draw is read back from its text form exactly."""
+    kind = type(action) if isinstance(action, (GuessAnswer, ChoiceAnswer)) else GuessAnswer
+    text = str(action)
+    assert parse_action(text, none_answer=kind) == action
+    assert parse_action(json.loads(json.dumps(text)), none_answer=kind) == action
 
 
 def test_parse_tolerates_extra_spaces():

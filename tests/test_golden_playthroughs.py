@@ -46,10 +46,10 @@ def board_named(name: str) -> Board:
 
 # rule set, board, seed, what the game must show (checked, so a reseed cannot lose it silently)
 GAMES = {
-    "duel": (DUEL, "hungary", 1098, {"wings", "capture"}),
-    "conquiztador": (CONQUIZTADOR, "grid", 8, {"capture"}),
-    "dobyvatel": (DOBYVATEL, "hungary15", 73, {"capture", "win kind"}),
-    "long-campaign": (LONG_CAMPAIGN, "hungary", 1570, {"rebuilt", "capture", "award", "allocation"}),
+    "duel": (DUEL, "hungary", 622, {"wings", "capture"}),
+    "conquiztador": (CONQUIZTADOR, "grid", 3, {"capture"}),
+    "dobyvatel": (DOBYVATEL, "hungary15", 2, {"capture", "win kind"}),
+    "long-campaign": (LONG_CAMPAIGN, "hungary", 557, {"rebuilt", "capture", "award", "allocation"}),
 }
 
 

@@ -190,7 +190,8 @@ SAMPLES: dict[str, list[dict]] = {
     "teacher.skipped": [{}],
     "teacher.ended": [{}],
     "ranking.final": [{"ranking": [1, 0, 2], "scores": [3000, 4200, 800], "win_kind": "great"},
-                      {"ranking": [0, 1, 2], "scores": [3000, 2000, 800], "win_kind": None}],
+                      {"ranking": [0, 1, 2], "scores": [3000, 2000, 800], "win_kind": None},
+                      {"ranking": [1, 0, 2], "scores": [2000, 2000, 800], "places": [1, 1, 3]}],  # D16
 }
 
 

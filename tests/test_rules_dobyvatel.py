@@ -259,7 +259,8 @@ def test_d13_d9_ruined_castle_1000_then_400_when_taken_a_1400_point_swing():
 # ----------------------------------------------------------------------------- the end: tie for first (D13)
 
 
-def test_d13_tie_for_first_place_one_guess_question_winner_gets_10():
+def tied_for_first() -> Game:
+    """The battle played to [1700, 1700, 1600]: p1 and p2 tied for first."""
     game = dob_game()
 
     def plan(g):
@@ -270,6 +271,11 @@ def test_d13_tie_for_first_place_one_guess_question_winner_gets_10():
         return None
 
     play_battle(game, plan)
+    return game
+
+
+def test_d13_tie_for_first_place_one_guess_question_winner_gets_10():
+    game = tied_for_first()
     assert scores(game) == [1700, 1700, 1600]
     assert game.phase is Phase.TIEBREAK and game.question.purpose is Purpose.TIEBREAK
     assert game.question.is_guess and game.question.players == (0, 1)  # p3 (third) is not asked
@@ -394,3 +400,43 @@ def test_d13_other_rule_sets_report_no_win_kind():
     answer_guess(game, (0, 1, 2))
     assert game.is_over and game.win_kind is None
     assert "win_kind" not in events_of(game, "ranking")[-1].data
+
+
+# ----------------------------------------------------------------------------- the tie-break nobody answers (D13)
+
+
+def tiebreak_questions(game: Game) -> list[str]:
+    return [e.data["question"] for e in events_of(game, "question") if e.data["purpose"] == "tiebreak"]
+
+
+def test_d13_nobody_answers_three_tie_breaks_the_place_is_shared_and_nobody_gets_10():
+    """Issue 26 part 4: before, seat 0 won the unanswered tie-break, the +10
+    and the game."""
+    game = tied_for_first()
+    assert scores(game) == [1700, 1700, 1600] and game.question.purpose is Purpose.TIEBREAK
+    for asked in (1, 2, 3):
+        assert len(tiebreak_questions(game)) == asked and game.question.players == (0, 1)
+        answer_all(game, silent=(0, 1))
+    assert game.is_over and len(set(tiebreak_questions(game))) == 3  # three different questions
+    assert (game.ranking, game.places) == ((0, 1, 2), (1, 1, 3))
+    assert scores(game) == [1700, 1700, 1600] and events_of(game, "award") == []
+    assert events_of(game, "ranking")[-1].data["places"] == [1, 1, 3]
+    assert game.score_invariant_problems() == []
+
+
+def test_d13_only_an_answerer_wins_the_tie_break_the_second_one_decides():
+    game = tied_for_first()
+    answer_all(game, silent=(0, 1))  # nobody: another question
+    assert not game.is_over and len(tiebreak_questions(game)) == 2
+    game.apply(GuessAnswer(0, None))
+    game.apply(GuessAnswer(1, game.question.question.answer + 500, 9000))  # far off, but an answer
+    assert game.is_over and (game.ranking, game.places) == ((1, 0, 2), (1, 2, 3))
+    assert scores(game) == [1700, 1710, 1600]
+    assert [e.data for e in events_of(game, "award")] == [{"seat": 1, "points": 10}]
+
+
+def test_d13_the_tie_break_limit_is_rule_set_data():
+    assert DOBYVATEL.tiebreak_questions == 3 and CONQUIZTADOR.tiebreak_questions is None
+    assert DOBYVATEL.from_dict(DOBYVATEL.to_dict()) == DOBYVATEL
+    with pytest.raises(ValueError, match="tiebreak_questions must be a whole number >= 1"):
+        DOBYVATEL.from_dict({**DOBYVATEL.to_dict(), "tiebreak_questions": 0})

@@ -212,6 +212,41 @@ def test_d11_d1_a_silent_loser_gets_none_of_the_losers_picks():
     assert game.pick_queue == [RED, RED, RED]
 
 
+def test_d11_a_silent_player_leaves_territories_free_further_rounds_with_the_third_rounds_picks():
+    """D11 (added, issue 26 part 5): the table assumes both answer. Blue is
+    silent in rounds 1-3, so red makes only the winner's picks (D1): 3, 3, 2
+    of the 13 free; further guess rounds follow with round 3's W L W until
+    none is free (5 rounds here; 6 if blue stays silent)."""
+    game = duel_new()
+    queues = []
+    for round_no, winner in enumerate((RED, RED, RED, BLUE, RED), start=1):
+        assert game.question is not None and game.question.purpose is Purpose.EXPANSION, round_no
+        if round_no <= 3:
+            answer_all(game, guesses={RED: game.question.question.answer, BLUE: None})
+        else:
+            answer_guess(game, (winner, 1 - winner))
+        queues.append(list(game.pick_queue))
+        while game.stage == "pick":
+            game.apply(Pick(game.pick_queue[0], game.legal_picks(game.pick_queue[0])[0]))
+    assert queues == [[RED] * 3, [RED] * 3, [RED] * 2, [BLUE, RED, BLUE], [RED, BLUE]]  # the last: 2 were free
+    assert len([e for e in events_of(game, "question") if e.data["purpose"] == "expansion"]) == 5
+    assert all(s.owner is not None for s in game.territories.values())
+    assert scores(game) == [1000 + 200 * 10, 1000 + 200 * 3]
+    assert game.phase is Phase.BATTLE and game.battle_round == 1
+
+
+def test_d11_a_player_silent_throughout_expansion_six_guess_rounds():
+    game = duel_new()
+    rounds = 0
+    while game.phase is Phase.EXPANSION:
+        rounds += 1
+        answer_all(game, guesses={RED: game.question.question.answer, BLUE: None})
+        while game.stage == "pick":
+            game.apply(Pick(RED, game.legal_picks(RED)[0]))
+    assert rounds == 6  # 3 + 3 + 2, then 2, 2 and the last 1 of round 3's W L W
+    assert scores(game) == [1000 + 200 * 13, 1000]
+
+
 def test_d11_d3_a_timeout_with_only_magic_wings_passes_the_turn_and_says_the_time_ran_out():
     """D3 (revised): a timeout never spends Magic Wings; the record says the
     time ran out, not that there was nothing to attack."""

@@ -475,3 +475,122 @@ def test_save_report_clicked_twice_in_one_second_keeps_both_reports(tmp_path, mo
     assert len(list(tmp_path.iterdir())) == 10
     assert app.controls.message.value.endswith(f"Report saved: report-2026-12-03-101500-2.xlsx and 4 CSV files in "
                                                f"{tmp_path}</span>")
+
+
+# ---------------------------------------------------------------- D16: an undo never changes the bots' answers
+
+def bots_table(bots: tuple[int, ...], seed: int = 3):
+    """ConQUIZtador on the grid, medium bots in ``bots``, people in the other seats."""
+    from triviador_nb.bots import Bot
+    from triviador_nb.classroom import ManualClock, Table
+    from triviador_nb.engine import CONQUIZTADOR
+    clock = ManualClock()
+    game = Game(CONQUIZTADOR, grid_board(), synthetic_bank(), seed)
+    return Table(game, {s: Bot(s, "medium", seed) for s in bots}, clock), clock
+
+
+def run_to_the_end(table, clock) -> list[str]:
+    """Let the clock run until the game is over (people's timers run out, D3)."""
+    for _ in range(5000):
+        if table.game.is_over:
+            return [str(e) for e in table.game.record]
+        clock.advance(1.0)
+    raise AssertionError("the game did not end")
+
+
+def test_d16_an_answer_undone_and_made_again_gives_the_game_without_the_undo():
+    """Issue 26 part 1: seed 3, bots in seats 1 and 2; seat 0 answers at 1.0 s,
+    the teacher undoes it and enters the same answer at the same moment. The
+    bots' planned answers (values and times) stay (D16), so the whole game is
+    the one that follows without the undo (before, the bots drew new answers
+    and the winners of questions 1-12 changed)."""
+    games = []
+    for undo in (False, True):
+        table, clock = bots_table(bots=(1, 2))
+        table.start()
+        clock.advance(1.0)
+        guess = table.game.question.question.answer + 5
+        assert table.enter_answer(0, guess).accepted
+        if undo:
+            assert table.undo().accepted and table.game.question.waiting_for == (0, 1, 2)
+            assert table.enter_answer(0, guess).accepted
+        games.append(run_to_the_end(table, clock))
+    without, with_undo = games
+    assert with_undo[:4] == without[:4]  # the draw, then p1's answer and the bots' at their planned times
+    assert with_undo == without
+
+
+def test_d16_a_bots_move_undone_is_made_again_the_same():
+    """Undo a bot's pick: the bot picks the same territory again when its turn
+    comes back, and the game goes on as it would have without the undo."""
+    games = []
+    for undo in (False, True):
+        table, clock = bots_table(bots=(0, 1, 2), seed=5)
+        table.start()
+        while not any(isinstance(a, Pick) for a in table.game.actions):
+            clock.advance(0.1)
+        if undo:
+            picked, at = table.game.actions[-1], len(table.game.actions) - 1
+            assert table.undo().accepted and not any(isinstance(a, Pick) for a in table.game.actions)
+            clock.advance(0.01)  # its turn comes back with the time it had used: it picks at once
+            assert table.game.actions[at:] == [picked]
+        games.append(run_to_the_end(table, clock))
+    assert games[1] == games[0]
+
+
+def test_d16_a_bots_answer_depends_only_on_the_seed_and_the_question():
+    """Asked again at the same moment, a bot gives the same answer and time
+    (before, each call drew on from the bot's one stream)."""
+    from triviador_nb.bots import Bot
+    game = new_game(seed=3)
+    bot = Bot(1, "medium", 3)
+    first = bot.act(game)
+    assert [bot.act(game) for _ in range(3)] == [first] * 3
+    assert Bot(1, "medium", 3).act(game) == first  # a new bot of the same seat and seed
+    assert Bot(1, "medium", 4).act(game) != first  # another game's seed, another answer
+
+
+# ---------------------------------------------------------------- D16: End with equal scores shares the place
+
+def test_d16_end_with_equal_scores_shares_first_place_without_a_tie_break():
+    """Issue 26 part 3: the Duel ended at 1000:1000 gave seat 0 the win."""
+    from triviador_nb.engine import DUEL
+    from triviador_nb.ui import panels
+    from triviador_nb.words import Names, event_text, status
+    game = Game(DUEL, grid_board(), synthetic_bank(), 2, names=["Foxes", "Owls"])
+    events = game.apply(End())
+    assert game.is_over and game.scores() == [1000, 1000]
+    assert (game.ranking, game.places) == ((0, 1), (1, 1))
+    assert [e.code for e in events] == ["teacher.ended", "ranking.final"]  # no tie-break question, no award
+    assert events[-1].data == {"ranking": [0, 1], "scores": [1000, 1000], "places": [1, 1]}
+    assert event_text(events[-1], Names.of_game(game)) == "Game over. Final ranking: 1. Foxes 1000; 1. Owls 1000"
+    seen = view(game, None)
+    assert seen.places == (1, 1) and type(seen).from_json(seen.to_json()) == seen
+    assert status(seen)[1] == "Game over: Foxes, Owls share first place with 1000 points"
+    assert panels.ranking_html(seen).count('<li value="1">') == 2
+
+
+def test_d16_end_shares_only_equal_places_and_the_next_place_counts_them():
+    from helpers import attack
+    from triviador_nb.reports import players_table
+    game = standard_game()  # 1600 each
+    defender = 1 if game.attacker != 1 else 2
+    attack(game, next(t for t in game.legal_targets(game.attacker) if game.territories[t].owner == defender),
+           "defend")  # D6: the defender +100
+    game.apply(End())
+    scores = game.scores()
+    assert sorted(scores) == [1600, 1600, 1700] and game.ranking[0] == defender
+    assert game.places == (1, 2, 2)
+    assert list(players_table([game]).sort_values("seat")["place"]) == [
+        dict(zip(game.ranking, game.places))[seat] for seat in range(3)]
+
+
+def test_d16_end_during_a_tie_break_shares_the_place_without_it():
+    """ConQUIZtador breaks every tie by a question (D12); End stops it: the
+    tied players share the place."""
+    from helpers import finish_quietly
+    game = standard_game()
+    finish_quietly(game)
+    assert game.scores() == [1600, 1600, 1600] and game.question.players == (0, 1, 2)
+    game.apply(End())
+    assert game.places == (1, 1, 1) and game.ranking == (0, 1, 2)

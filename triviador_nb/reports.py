@@ -150,7 +150,8 @@ PLAYER_COLUMNS = ["game", "seat", "player", "place", "score", "asked", "answered
 
 
 def players_table(games: Sequence[Game]) -> SafeTable:
-    """One row per player per game: ``place`` (1 = best, D13's ranking; None
+    """One row per player per game: ``place`` (1 = best, D13's ranking, shared
+    places equal: D13, D16; None
     while the game goes on), ``score`` (D10), ``asked`` (questions put to
     them), ``answered``, ``right`` (right options and exact guesses),
     ``right_rate`` (0-1 of answered; None without answers), ``median_off``
@@ -158,7 +159,7 @@ def players_table(games: Sequence[Game]) -> SafeTable:
     answers = answers_table(games)
     rows = []
     for number, game in enumerate(games, start=1):
-        places = {seat: i + 1 for i, seat in enumerate(game.ranking)} if game.is_over else {}
+        places = dict(zip(game.ranking, game.places)) if game.is_over else {}
         scores = game.scores()
         for player in game.players:
             mine = answers[(answers["game"] == number) & (answers["seat"] == player.seat)]

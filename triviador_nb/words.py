@@ -198,7 +198,8 @@ def _round_battle(d: Mapping, n: Names) -> str:
 
 
 def _ranking(d: Mapping, n: Names) -> str:
-    lines = "; ".join(f"{i + 1}. {n.seat(s)} {d['scores'][s]}" for i, s in enumerate(d["ranking"]))
+    places = d.get("places") or range(1, len(d["ranking"]) + 1)  # a shared place shows twice: "1. A; 1. B" (D16)
+    lines = "; ".join(f"{place}. {n.seat(s)} {d['scores'][s]}" for place, s in zip(places, d["ranking"]))
     if d.get("win_kind"):
         return _("Game over ({win_kind}). Final ranking: {ranking}").format(
             win_kind=win_kind_label(d["win_kind"]), ranking=lines)
@@ -392,13 +393,20 @@ def status(view) -> tuple[str, str]:
         return _("Ready"), _('press "Start the game"')
     if view.is_over:
         winner = view.players[view.ranking[0]]
-        if view.win_kind:
+        firsts = [view.players[s].name for s, place in zip(view.ranking, view.places or ()) if place == 1]
+        if len(firsts) > 1:  # D13, D16: equal scores share first place
+            what = (ngettext("Game over: {winners} share first place with {points} point - {win_kind}",
+                             "Game over: {winners} share first place with {points} points - {win_kind}",
+                             winner.score) if view.win_kind else
+                    ngettext("Game over: {winners} share first place with {points} point",
+                             "Game over: {winners} share first place with {points} points", winner.score))
+        elif view.win_kind:
             what = ngettext("Game over: {winner} wins with {points} point - {win_kind}",
                             "Game over: {winner} wins with {points} points - {win_kind}", winner.score)
         else:
             what = ngettext("Game over: {winner} wins with {points} point",
                             "Game over: {winner} wins with {points} points", winner.score)
-        return _("Game over"), what.format(winner=winner.name, points=winner.score,
+        return _("Game over"), what.format(winner=winner.name, winners=", ".join(firsts), points=winner.score,
                                            win_kind=win_kind_label(view.win_kind) if view.win_kind else "")
     stage = view.stage
     if view.phase == "battle":

@@ -1,9 +1,14 @@
 """Computer players with a skill level.
 
 A bot reads the game (including the correct answer, which it "knows" with the
-probability its skill gives), and returns one legal action. Each bot owns a
-``random.Random`` seeded from the game seed and its seat, so a bot-only game
-is fully determined by the seed.
+probability its skill gives), and returns one legal action. Every decision
+draws from a ``random.Random`` seeded from the game seed, the bot's seat and
+the moment it decides (the record position of the open question's draw and
+the question's id, or the record's length and the stage), never from a
+stream that earlier decisions moved on: so a bot-only game is fully
+determined by the seed, and a bot asked again after the teacher's undo
+answers the same question with the same value and time, and makes the same
+move (D16).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import random
 from dataclasses import dataclass
 
 from ..engine import Action, Attack, ChoiceAnswer, Game, GuessAnswer, Pick, Rebuild
+from ..engine.view import prompt_id
 
 
 @dataclass(frozen=True)
@@ -49,7 +55,8 @@ class Bot:
     Args:
         seat: the 0-based seat it plays.
         skill: a :class:`BotSkill` or its name.
-        seed: the game's seed (combined with the seat for the bot's own RNG).
+        seed: the game's seed (combined with the seat and the moment for the
+            RNG of each decision, D16).
 
     Raises:
         ValueError: an unknown skill name (the known ones are listed).
@@ -60,16 +67,21 @@ class Bot:
             raise ValueError(f"unknown bot skill {skill!r}; known skills: {', '.join(SKILLS)}")
         self.seat = seat
         self.skill = SKILLS[skill] if isinstance(skill, str) else skill
+        self.seed = seed
         self._rng = random.Random(f"bot:{seed}:{seat}")
 
     def act(self, game: Game) -> Action:
-        """Return this bot's action for the game's current stage.
+        """Return this bot's action for the game's current stage: the same
+        action whenever it is asked at the same moment of a game with the same
+        seed, however many undos came before (D16).
 
         Raises:
             ValueError: when the game does not await this bot's seat.
         """
         if self.seat not in game.current_players():
             raise ValueError(f"the game does not await seat {self.seat + 1} ({game.stage})")
+        moment = game.question.question.id if game.question is not None else game.stage
+        self._rng = random.Random(f"bot:{self.seed}:{self.seat}:{prompt_id(game)}:{moment}")
         if game.stage == "answer":
             return self._answer(game)
         if game.stage in ("base", "pick"):
@@ -77,7 +89,8 @@ class Bot:
         return self._battle_turn(game)
 
     def response_ms(self, game: Game) -> int:
-        """A response time for the open question, within its timer."""
+        """A response time for the open question, within its timer (drawn from
+        the RNG of the decision :meth:`act` is making)."""
         low, high = self.skill.response_ms
         limit = int(game.time_limit_s() * 1000)
         return min(self._rng.randint(low, high), limit)

@@ -14,6 +14,7 @@ text form                      action
 ``answer p3 1980 4200ms``      :class:`GuessAnswer` - a guess, 4.2 s
 ``answer p1 B 3100ms``         :class:`ChoiceAnswer` - option B, 3.1 s
 ``answer p2 none``             no answer (timer ran out)
+``answer p2 none 10000ms``     no answer, with the time it was given at
 ``timeout p1``                 :class:`Timeout` - territory choice ran out
 ``skip``                       :class:`Skip` - the teacher skips the question
 ``end``                        :class:`End` - the teacher ends the game now
@@ -100,7 +101,8 @@ class Rebuild:
 class GuessAnswer:
     """Answer a guess question with ``value`` (>= 0) after ``ms`` milliseconds.
 
-    ``value=None`` means no answer (D1: ranks last).
+    ``value=None`` means no answer (D1: ranks last); its ``ms``, when
+    given, is kept in the text form (``answer p1 none 10000ms``).
     """
 
     player: int
@@ -109,7 +111,7 @@ class GuessAnswer:
 
     def __str__(self) -> str:
         if self.value is None:
-            return f"answer {seat_text(self.player)} none"
+            return f"answer {seat_text(self.player)} none{_time_text(self.ms)}"
         return f"answer {seat_text(self.player)} {_number_text(self.value)}{_time_text(self.ms)}"
 
 
@@ -117,7 +119,8 @@ class GuessAnswer:
 class ChoiceAnswer:
     """Answer a multiple-choice question with option ``option`` (0-3 = A-D).
 
-    ``option=None`` means no answer, which counts as wrong (D2).
+    ``option=None`` means no answer, which counts as wrong (D2); its
+    ``ms``, when given, is kept in the text form.
     """
 
     player: int
@@ -126,7 +129,7 @@ class ChoiceAnswer:
 
     def __str__(self) -> str:
         if self.option is None:
-            return f"answer {seat_text(self.player)} none"
+            return f"answer {seat_text(self.player)} none{_time_text(self.ms)}"
         # an out-of-range option still needs a text form: the engine quotes it when refusing it
         valid = isinstance(self.option, int) and 0 <= self.option < len(LETTERS)
         letter = LETTERS[self.option] if valid else f"<option {self.option!r}>"
@@ -155,8 +158,8 @@ class Skip:
 
 @dataclass(frozen=True)
 class End:
-    """The teacher ends the game now: the ranking is the current scores' (D10),
-    ties by seat, with no tie-break question."""
+    """The teacher ends the game now: the ranking is the current scores' (D10);
+    equal scores share the place, with no tie-break question (D16)."""
 
     def __str__(self) -> str:
         return "end"
@@ -189,13 +192,13 @@ class Draw:
 Action = Pick | Attack | Rebuild | GuessAnswer | ChoiceAnswer | Timeout | Skip | End
 Entry = Action | Draw  # one line of a game's record
 
-_SEAT = r"p(?P<seat>[1-9])"
+_SEAT = r"p(?P<seat>[1-9][0-9]*)"
 _PATTERNS = (
     (re.compile(rf"^pick {_SEAT} (?P<t>\S+)$"), lambda m, s: Pick(s, m["t"])),
     (re.compile(rf"^attack {_SEAT} (?P<t>\S+)(?P<w> wings)?$"), lambda m, s: Attack(s, m["t"], m["w"] is not None)),
     (re.compile(rf"^rebuild {_SEAT}$"), lambda m, s: Rebuild(s)),
     (re.compile(rf"^timeout {_SEAT}$"), lambda m, s: Timeout(s)),
-    (re.compile(rf"^answer {_SEAT} none$"), None),
+    (re.compile(rf"^answer {_SEAT} none(?: (?P<ms>[0-9]{{1,15}})ms)?$"), None),
     (
         re.compile(rf"^answer {_SEAT} (?P<v>[0-9]{{1,15}})(?: (?P<ms>[0-9]{{1,15}})ms)?$"),
         lambda m, s: GuessAnswer(s, int(m["v"]), _ms(m)),
@@ -208,7 +211,7 @@ _PATTERNS = (
 
 
 _TEACHER = {"skip": Skip(), "end": End()}
-_DRAW = re.compile(r"^draw (?:guess|choice (?P<order>[0-3]{4})) (?P<id>\S.*)$")
+_DRAW = re.compile(r"^draw\s+(?:guess|choice\s+(?P<order>[0-3]{4}))\s+(?P<id>\S.*)$", re.DOTALL)
 
 
 def _ms(match: re.Match[str]) -> int | None:
@@ -230,13 +233,13 @@ def parse_action(text: str, *, none_answer: type = GuessAnswer) -> Entry:
     """
     if not isinstance(text, str):
         raise ActionParseError(f"cannot read action {text!r}: an action is a line of text")
-    line = " ".join(text.split())
-    drawn = _DRAW.match(line)
+    drawn = _DRAW.match(text.strip())  # a question's id is kept as written, inner spaces and all
     if drawn:
         order = tuple(int(c) for c in drawn["order"] or "")
         if order and sorted(order) != [0, 1, 2, 3]:
             raise ActionParseError(f"cannot read {text!r}: the order must use each of 0, 1, 2, 3 once")
         return Draw(drawn["id"], order)
+    line = " ".join(text.split())
     if line in _TEACHER:
         return _TEACHER[line]
     for pattern, build in _PATTERNS:
@@ -244,6 +247,6 @@ def parse_action(text: str, *, none_answer: type = GuessAnswer) -> Entry:
         if match:
             seat = int(match["seat"]) - 1
             if build is None:
-                return none_answer(seat, None)
+                return none_answer(seat, None, _ms(match))
             return build(match, seat)
     raise ActionParseError(f"cannot read action {text!r}; expected e.g. 'pick p1 HU-PE' or 'answer p2 1980 4200ms'")

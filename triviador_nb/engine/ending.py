@@ -1,4 +1,4 @@
-"""The end of a game: tie-break groups, the final ranking, Dobyvatel's win kinds."""
+"""The end of a game: tie-break groups, the final ranking and its places, Dobyvatel's win kinds."""
 
 from __future__ import annotations
 
@@ -31,6 +31,19 @@ def final_ranking(players: Sequence[PlayerState], scores: Sequence[int],
                      key=lambda p: (-scores[p.seat], tiebreak_place.get(p.seat, 0), p.seat))
     out = sorted((p for p in players if not p.in_game), key=lambda p: -p.eliminated_in)
     return tuple(p.seat for p in in_game + out)
+
+
+def places(ranking: Sequence[int], shared: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """The 1-based place of each seat of ``ranking``, in its order: seats of
+    one ``shared`` group (equal scores no tie-break separated: D16's End,
+    D13's unanswered tie-breaks) share the place of the first of them, and
+    the next seat's place counts them all, e.g. ``(1, 1, 3)``."""
+    group_of = {seat: i for i, group in enumerate(shared) for seat in group}
+    result: list[int] = []
+    for i, seat in enumerate(ranking):
+        together = i > 0 and seat in group_of and group_of.get(ranking[i - 1]) == group_of[seat]
+        result.append(result[-1] if together else i + 1)
+    return tuple(result)
 
 
 def win_kind(winner: int, scores: Sequence[int], territories: Mapping[str, TerritoryState]) -> WinKinds:

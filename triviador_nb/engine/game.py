@@ -69,6 +69,9 @@ class Game:
         record: every entry so far, in order: the players' actions and the
             chance outcomes (:class:`~.actions.Draw`) between them.
         actions: the players' actions alone.
+        ranking, places: once the game is over, the seats best first, and
+            the 1-based place of each, e.g. ``(1, 1, 3)`` when the first two
+            share first place (D13, D16); None before.
 
     Raises:
         ValueError: when the board cannot hold ``rules.players`` mutually
@@ -105,8 +108,11 @@ class Game:
         self.battle = BattleTurns()
         self.attack: AttackInProgress | None = None
         self.ranking: tuple[int, ...] | None = None
+        self.places: tuple[int, ...] | None = None  # the place of each seat of ranking (shared: D13, D16)
         self._tie_groups: list[tuple[int, ...]] = []
         self._tiebreak_place: dict[int, int] = {}
+        self._tiebreak_asked = 0  # questions asked for the tie being broken (D13: at most 3)
+        self._shared: list[tuple[int, ...]] = []  # tied players who share their place
         self.asked_before = frozenset(asked_before)
         self.burned = frozenset(burned)
         self._outcomes = list(outcomes)
@@ -697,8 +703,12 @@ class Game:
 
     def _end_now(self) -> None:
         """The teacher's :class:`End`: no more questions or turns; the ranking
-        of the current scores (D10, ties by seat)."""
+        of the current scores (D10); equal scores that no tie-break has
+        separated share the place, with no tie-break question and no points
+        for one (D16)."""
         self.question, self.attack, self.pick_queue, self._tie_groups = None, None, [], []
+        self._shared += [g for g in ending.tie_groups(self.players, self.scores(), first_only=False)
+                         if not any(seat in self._tiebreak_place for seat in g)]
         self._log("teacher", "teacher.ended", scores=self.scores())
         self._declare_ranking()
 
@@ -722,13 +732,14 @@ class Game:
     def _resolve(self, asked: AskedQuestion) -> None:
         if asked.is_guess:
             order = rank_guesses(asked.question.answer, asked.answers)
+            answered = {s for s, a in asked.answers.items() if a.value is not None}
             self._log_answers(asked, order)
             if asked.purpose is Purpose.BATTLE_GUESS:
-                self._after_battle_guess(order, {s for s, a in asked.answers.items() if a.value is not None})
+                self._after_battle_guess(order, answered)
             elif asked.purpose is Purpose.EXPANSION:
-                self._after_expansion_guess(order, {s for s, a in asked.answers.items() if a.value is not None})
+                self._after_expansion_guess(order, answered)
             else:
-                self._after_tiebreak(order)
+                self._after_tiebreak(asked.players, order, answered)
             return
         right = {s for s, a in asked.answers.items() if a.option == asked.correct_option}
         self._log_answers(asked, [s for s in asked.players if s in right])
@@ -877,7 +888,29 @@ class Game:
         self._log("phase", "phase.tiebreak", phase="tiebreak", seats=list(group), points=self.score(group[0]))
         self._ask(Purpose.TIEBREAK, group)
 
-    def _after_tiebreak(self, order: list[int]) -> None:
+    def _after_tiebreak(self, group: tuple[int, ...], order: list[int], answered: set[int]) -> None:
+        """D12: the tie-break's order places the tied players. D13: only an
+        answerer wins it; when nobody answered, another is asked, up to
+        ``rules.tiebreak_questions`` in all; then the tied players share the
+        place and nobody gets the points."""
+        tries = self.rules.tiebreak_questions
+        if not answered and tries is not None:
+            self._tiebreak_asked += 1
+            if self._tiebreak_asked < tries:
+                self._tie_groups.insert(0, group)
+                self._next_tiebreak()
+                return
+            self._shared.append(group)
+        else:
+            self._place_tie(order)
+        self._tiebreak_asked = 0
+        if self._tie_groups:
+            self._next_tiebreak()
+        else:
+            self._declare_ranking()
+
+    def _place_tie(self, order: list[int]) -> None:
+        """The tie-break's order places the tied players; its winner earns the points (D13)."""
         for place, seat in enumerate(order):
             self._tiebreak_place[seat] = place
         points = self.rules.tiebreak_points
@@ -885,18 +918,18 @@ class Game:
             winner = self.players[order[0]]
             winner.awards += points
             self._log("award", "award.tiebreak", seat=winner.seat, points=points)
-        if self._tie_groups:
-            self._next_tiebreak()
-        else:
-            self._declare_ranking()
 
     def _declare_ranking(self) -> None:
+        """The final ranking and :attr:`places`; the event carries ``places``
+        only when a place is shared (D13, D16)."""
         self.ranking = ending.final_ranking(self.players, self.scores(), self._tiebreak_place)
+        self.places = ending.places(self.ranking, self._shared)
         self.phase = Phase.OVER
         if self.rules.win_kinds:
             self.win_kind = ending.win_kind(self.ranking[0], self.scores(), self.territories)
+        shared = len(set(self.places)) < len(self.places)
         self._log("ranking", "ranking.final", ranking=list(self.ranking),
-                  scores=self.scores(),
+                  scores=self.scores(), **({"places": list(self.places)} if shared else {}),
                   **({"win_kind": self.win_kind.value} if self.win_kind else {}))
 
     # ------------------------------------------------------------------ helpers

@@ -171,6 +171,11 @@ class RuleSet:
         tiebreak_first_only: only a tie for first place is decided by a guess
             question (D13); otherwise every tie is (D11, D12, D14).
         tiebreak_points: points the winner of the final tie-break earns (D13: 10).
+        tiebreak_questions: None: one tie-break question, whose silent
+            players rank last in seat order (D1). A number (D13: 3): only an
+            answerer wins a tie-break; when nobody answers, another question
+            is asked, at most this many in all, and then the tied players
+            share the place and nobody earns ``tiebreak_points``.
         win_kinds: the result names Dobyvatel's kind of victory (D13).
         timers: time limits (D3).
 
@@ -198,6 +203,7 @@ class RuleSet:
     rebuild: bool = False
     tiebreak_first_only: bool = False
     tiebreak_points: int = 0
+    tiebreak_questions: int | None = None
     win_kinds: bool = False
     timers: Timers = Timers()
 
@@ -224,6 +230,9 @@ class RuleSet:
                 problems.append(f"battle round {i}: a fixed order needs its seats")
             if any(s < 0 or s >= self.players for s in spec.fixed_order):
                 problems.append(f"battle round {i}: fixed order names seats 0..{self.players - 1}")
+        if self.tiebreak_questions is not None and (type(self.tiebreak_questions) is not int
+                                                    or self.tiebreak_questions < 1):
+            problems.append("tiebreak_questions must be a whole number >= 1 (or None)")
         if min(self.timers.guess_s, self.timers.choice_s, self.timers.territory_s) <= 0:
             problems.append("timers must be positive seconds")
         if problems:
@@ -309,6 +318,7 @@ DOBYVATEL = replace(
     ),
     tiebreak_first_only=True,  # a tie for first place is settled by one guess question
     tiebreak_points=10,  # whose winner gets +10
+    tiebreak_questions=3,  # only an answerer wins it; nobody answers three: the place is shared, no +10
     win_kinds=True,
 )
 """Dobyvatel (dobyvatel_cs.txt, D13)."""

@@ -150,6 +150,8 @@ class View:
         outcome: what happened since that reveal, before the next question.
         log: the latest events worth a line, oldest first.
         ranking, win_kind: the final ranking (seats) and Dobyvatel's win kind.
+        places: the 1-based place of each seat of ``ranking`` (equal places
+            are shared: D13, D16), or None before the end.
         started, paused, time_left_s: the table's clock (the engine alone
             gives True, False and the full time limit): play has begun, a
             result is on screen, seconds left on the prompt's timer.
@@ -186,6 +188,7 @@ class View:
     started: bool = True
     paused: bool = False
     time_left_s: float = 0.0
+    places: tuple[int, ...] | None = None
 
     @property
     def is_over(self) -> bool:
@@ -306,7 +309,8 @@ def view(game, seat: int | None) -> View:
         log=tuple(e for e in game.events if e.kind in LOG_KINDS)[-LOG_LENGTH:],
         ranking=tuple(game.ranking) if game.ranking is not None else None,
         win_kind=game.win_kind.value if game.win_kind is not None else None,
-        time_left_s=float(game.time_limit_s()) if stage != "over" else 0.0)
+        time_left_s=float(game.time_limit_s()) if stage != "over" else 0.0,
+        places=tuple(game.places) if game.places is not None else None)
 
 
 def _prompt(game, seat: int | None, stage: str, claiming: bool) -> Prompt:

@@ -109,14 +109,14 @@ def log_html(view: View, limit: int = 9) -> str:
 
 
 def ranking_html(view: View) -> str:
-    """The final ranking, large."""
+    """The final ranking, large; a shared place is numbered twice ("1." for both, D16)."""
     items = []
-    for seat in view.ranking:
+    for place, seat in zip(view.places or range(1, len(view.ranking) + 1), view.ranking):
         p = view.players[seat]
         colour = seat_colour(p.colour)
         points = (ngettext("{points} point", "{points} points", p.score) if p.in_game
                   else ngettext("{points} point (out)", "{points} points (out)", p.score)).format(points=p.score)
-        items.append(f'<li>{swatch(colour)} <b>{escape(p.name)}</b> {escape(points)}</li>')
+        items.append(f'<li value="{place}">{swatch(colour)} <b>{escape(p.name)}</b> {escape(points)}</li>')
     kind = (f'<div class="tnb-winkind">{escape(win_kind_label(view.win_kind).capitalize())}</div>'
             if view.win_kind else "")
     heading = escape(_("Final ranking"))
