@@ -147,3 +147,33 @@ def test_a_file_name_with_an_undecodable_byte_still_loads(tmp_path):
                     "choice,Capital of France?,Paris,Rome,Berlin,Madrid\n", encoding="utf-8")
     bank = load_bank(path)
     assert [question.id for question in (*bank.guess, *bank.choice)] == ["q\udcff:2", "q\udcff:3"]
+
+
+def test_strip_invisible_finds_and_removes_exactly_what_the_cell_by_cell_rule_does():
+    """strip_invisible searches only the cells that hold an invisible character (found with
+    str.find over the joined column); the result is what _FOUND gives cell by cell."""
+    from triviador_nb.banks.invisible import _FOUND, INVISIBLE, invisible_names, strip_invisible
+
+    rng = random.Random(11)
+    alphabet = ["Pa", "ris", " ", "é", "ő", "\U0001F468", "\u0645", "", *INVISIBLE, "\u200d\u200d"]
+    changed_cells = 0
+    for _ in range(400):
+        count = rng.randint(1, 12)
+        rows = pd.DataFrame({column: ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 5)))
+                                      for _ in range(count)] for column in ("question", "answer")},
+                            index=range(2, count + 2), dtype=object)
+        clean, before, warnings = strip_invisible("f.csv", rows, ["question", "answer"])
+        expected = [(row, column) for row in rows.index for column in ("question", "answer")
+                    if _FOUND.search(rows.at[row, column])]
+        assert [(w.row, w.column) for w in warnings] == expected
+        assert [w.message for w in warnings] == [
+            f"invisible characters removed ({invisible_names(rows.at[row, column])}): they show as nothing but "
+            "make texts differ" for row, column in expected]
+        for row, column in expected:
+            assert clean.at[row, column] == _FOUND.sub("", rows.at[row, column]).strip()
+        untouched = [(row, column) for row in rows.index for column in ("question", "answer")
+                     if (row, column) not in expected]
+        assert all(clean.at[row, column] == rows.at[row, column] for row, column in untouched)
+        assert (before is rows) == bool(expected)
+        changed_cells += len(expected)
+    assert changed_cells > 500  # the rule was tested on real finds, not on clean columns

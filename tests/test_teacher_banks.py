@@ -277,6 +277,18 @@ def test_joiners_that_emoji_and_scripts_need_are_kept(tmp_path: Path) -> None:
     assert (question.answer, question.wrong[:2]) == (family, (persian, "Paris"))
 
 
+def test_a_run_of_joiners_beside_ascii_is_named_once_not_a_traceback(tmp_path: Path) -> None:
+    own = tmp_path / "own.csv"  # two joiners in a row are one match of the rule; each character is named
+    own.write_text("type,question,answer,wrong_1,wrong_2,wrong_3\n"
+                   "choice,Capital?,Par\u200d\u200dis,Lyon\u200c\u200d,Nice,Lille\n", encoding="utf-8")
+    assert located(check_bank_file(own))[:2] == [
+        (2, "answer", "warning", "invisible characters removed (U+200D ZERO WIDTH JOINER): "
+                                 "they show as nothing but make texts differ"),
+        (2, "wrong_1", "warning", "invisible characters removed (U+200C ZERO WIDTH NON-JOINER, U+200D ZERO WIDTH "
+                                  "JOINER): they show as nothing but make texts differ"),
+    ]
+
+
 def test_a_nul_byte_is_reported_on_its_row_and_the_text_is_kept_whole(tmp_path: Path) -> None:
     path = tmp_path / "nul.csv"
     path.write_bytes(b"type,question,answer,wrong_1,wrong_2,wrong_3\nguess,How many\x00 legs has a spider?,8,,,\n"
