@@ -20,7 +20,7 @@ from triviador_nb.cli import main
 from triviador_nb.engine import (CONQUIZTADOR, LONG_CAMPAIGN, ChoiceQuestion, Game, GuessAnswer, GuessQuestion, Pick,
                                  QuestionBank)
 from triviador_nb.engine.deck import Deck
-from triviador_nb.engine.related import fact_keys, giveaway_pairs, normalise
+from triviador_nb.engine.related import fact_keys, giveaway_pairs, normalise, normalised_words
 from triviador_nb.maps import load_builtin_map
 from triviador_nb.words import Names, event_text
 
@@ -67,6 +67,25 @@ def test_an_answer_named_in_more_than_three_texts_is_a_common_word_of_that_bank(
     texts = [("choice", f"Question {i} about Danube shipping?", f"Answer{i}") for i in range(4)]
     assert pairs(("choice", "Which river flows through Budapest?", "Danube"), *texts) == []
     assert len(pairs(("choice", "Which river flows through Budapest?", "Danube"), *texts[:3])) == 3
+
+
+def test_a_question_naming_its_own_answer_is_not_counted_among_the_three_texts():
+    """Four texts name Danube, one of them the Danube question itself: three others, still give-aways
+    (the search drops a word only when more than MAX_NAMED + 1 texts name it)."""
+    texts = [("choice", f"Question {i} about Danube shipping?", f"Answer{i}") for i in range(3)]
+    own = ("choice", "Which river, the Danube or the Tisza, flows through Budapest?", "Danube")
+    assert pairs(own, *texts) == [(1, 0, "danube"), (2, 0, "danube"), (3, 0, "danube")]
+    assert pairs(own, *texts, ("choice", "A fourth Danube question?", "Answer4")) == []
+
+
+def test_normalised_words_of_many_texts_are_those_of_each_text_alone():
+    rng = random.Random(5)
+    alphabet = ["Kékes", "KEKES", "a_b", "x-y", "12", " ", "\t", "!", "\x00", "½", "Straße", "दिल्ली", "ok", "?"]
+    for ascii_only in (True, False):
+        pool = [part for part in alphabet if part.isascii() or not ascii_only]
+        for _ in range(300):
+            texts = ["".join(rng.choice(pool) for _ in range(rng.randint(0, 5))) for _ in range(rng.randint(0, 6))]
+            assert normalised_words(texts) == [normalise(text).split() for text in texts]
 
 
 def test_bank_check_warns_at_the_naming_row_and_a_shared_fact_key_marks_it_intended(tmp_path, capsys):

