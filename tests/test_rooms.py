@@ -642,3 +642,27 @@ def test_a_host_process_stopped_with_sigterm_tells_every_student_and_teacher(tmp
             process.kill()
         process.wait(timeout=10)
         process.stdout.close()
+
+
+def test_a_host_process_stops_on_sigint_even_when_started_with_sigint_ignored(tmp_path):
+    """JupyterHub stops a managed service with SIGINT first; a service started
+    in the background inherits SIGINT ignored, and then waited for SIGTERM
+    (13-31 s of "Cleaning up services" behind a real hub)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-m", "triviador_nb", "host", "--rooms", "1", "--for", "60"],
+                               stdout=subprocess.PIPE, text=True, env={**os.environ, "TRIVIADOR_NB_HOME": str(tmp_path)},
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        assert process.stdout.readline().startswith("serving 1 room(s)")
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=15) == 0
+        assert process.stdout.read().strip().endswith("rooms closed")
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=10)
+        process.stdout.close()

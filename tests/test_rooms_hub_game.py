@@ -62,6 +62,12 @@ def test_a_teacher_and_two_students_play_a_whole_room_as_hub_users(hub_service):
         assert tereza.who == "tereza" and tereza.codes == []
         code = tereza.open_room("conquiztador", "hungary", "general_knowledge_en", seed=11, pace=0.02,
                                 journal=False)
+        from triviador_nb.classroom import ManualClock
+        from triviador_nb.ui.teacher import HostScreen
+
+        screen = HostScreen(tereza, None, clock=ManualClock())  # her screen: join through the hub, no name to type
+        assert f'join("{code}", address="{url}")' in screen.codes.value.replace("&quot;", '"')
+        assert "type the code and press Join" in screen.codes.value and "port" not in screen.codes.value
         assert admin.codes == []  # another teacher's room: not listed, not reachable
         with pytest.raises(RoomRefused) as refused:
             admin.command("start", code)
@@ -82,7 +88,7 @@ def test_a_teacher_and_two_students_play_a_whole_room_as_hub_users(hub_service):
         assert wait_until(lambda: anna.held and ben.held)
         tereza.command("release", code)
         accepted = play_to_the_end([anna, ben], timeout=240)
-        assert accepted > 10 and anna.view.is_over and ben.view.is_over
+        assert accepted > 10 and wait_until(lambda: anna.view.is_over and ben.view.is_over)
         assert wait_until(lambda: tereza.views[code].is_over)
         table = room_host.rooms[code.replace("-", "")].table
         seats = {getattr(a, "player", None) for a in table.game.record}

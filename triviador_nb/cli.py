@@ -489,7 +489,10 @@ def _run_host(args: argparse.Namespace) -> int:
         address = "" if room_host.host_part and args.address == "127.0.0.1" else f', address="{where}"'
         print(f"room {room.code}: join(\"{room.code}\", name=\"...\"{address})", flush=True)
     stopping: list[int] = []
-    previous = signal.signal(signal.SIGTERM, lambda signum, _frame: stopping.append(signum))
+    # SIGTERM, and SIGINT even where it came ignored (a service started in the background): JupyterHub
+    # stops a managed service with SIGINT first, then SIGTERM after 10 s.
+    previous = {number: signal.signal(number, lambda signum, _frame: stopping.append(signum))
+                for number in (signal.SIGTERM, signal.SIGINT)}
     first_seated: dict[str, float] = {}
     end = None if args.serve_for is None else time.monotonic() + args.serve_for
     try:
@@ -508,7 +511,10 @@ def _run_host(args: argparse.Namespace) -> int:
         pass
     finally:
         room_host.close("host_stopped")  # every student is told; the journals are finished
-        signal.signal(signal.SIGTERM, previous)
+        if hub is not None:
+            hub.close()
+        for number, handler in previous.items():
+            signal.signal(number, handler)
     print("rooms closed", flush=True)
     return 0
 

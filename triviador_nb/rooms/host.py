@@ -97,7 +97,7 @@ class RoomHost:
     def __init__(self, address: str = "127.0.0.1", port: int | None = None, store: RoomStore | None = None,
                  hub: Any = None, journals: bool = True):
         self.address = address
-        self.hub = hub
+        self._hub = hub
         self.teacher_key = new_teacher_key()
         self._closing = False
         self._open = 0  # connections open now
@@ -113,7 +113,18 @@ class RoomHost:
             raise
         self.logic = Rooms(LoopClock(self.loop), self.host_part, address, self.port, teacher_key=self.teacher_key,
                            store=store, call=self._call, journals=journals)
+        self.logic.behind_hub = hub is not None
         self.store = self.logic.store
+
+    @property
+    def hub(self) -> Any:
+        """The hub's identities (None: no hub): set, every new connection must carry a hub token."""
+        return self._hub
+
+    @hub.setter
+    def hub(self, hub: Any) -> None:
+        self._hub = hub
+        self.logic.behind_hub = hub is not None
 
     @property
     def rooms(self) -> dict[str, Room]:

@@ -141,6 +141,7 @@ class Rooms(Teaching):
         self.store: RoomStore = store if store is not None else MemoryStore()
         self.call = call or (lambda fn, *args: fn(*args))
         self.journals = journals
+        self.behind_hub = False  # students come through a JupyterHub's proxy, known by their hub tokens
         self.log: deque[LogEntry] = deque(maxlen=1000)
         self.refused = 0
         self.rooms: dict[str, Room] = {}

@@ -194,6 +194,7 @@ class Teaching:
                 "humans": [s for s in range(record.seats) if s not in record.bots and record.seated(s)],
                 "journal": str(room.journal.path.resolve()) if room.journal is not None else None,
                 "address": self.address, "port": self.port, "own_port": self.host_part is None,
+                "hub": self.behind_hub,
                 "refused": sum(1 for e in self.log if e.room == room.code),
                 "log": [{"at": e.at, "who": e.who, "code": e.code, "text": e.text} for e in entries]}
 

@@ -71,7 +71,9 @@ class StudentScreen:
         self.body = w.VBox(layout={"width": "100%"})
         self.widget = w.VBox([w.HTML(CSS), self.header, self.form, self.lobby, self.body], layout={"width": "100%"})
         self.widget.add_class("tnb-root")
-        self._say(escape(_("Type the room code from the teacher's screen and your name, then press Join.")))
+        self._say(escape(_("Type the room code from the teacher's screen, then press Join: the hub knows your name.")
+                         if self.name_box.disabled else
+                         _("Type the room code from the teacher's screen and your name, then press Join.")))
         if code and name:
             self.connect(code, name, address)
 

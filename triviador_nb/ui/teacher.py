@@ -219,7 +219,9 @@ class HostScreen:
         state = self._state(self.room_codes[0]) if self.room_codes else {}
         address, port = state.get("address", "127.0.0.1"), state.get("port", 0)
         local, own_port = address in ("127.0.0.1", "::1", "localhost"), bool(state.get("own_port"))
-        if local and own_port:
+        if state.get("hub"):  # behind the hub's proxy: the address the teacher came by; the hub knows the names
+            how = _("Open {notebook} in your JupyterLab, type the code and press Join (or run {command}).")
+        elif local and own_port:
             how = _("Open {notebook} on this computer's JupyterLab, port {port}, type the code and your name "
                     "(or run {command}).")
         elif local:
@@ -230,9 +232,13 @@ class HostScreen:
             how = _("Open {notebook} address {address}, type the code and your name (or run {command}).")
         room_codes = " ".join(f'<span class="tnb-code">{escape(c)}</span>' for c in self.room_codes)
         first = self.room_codes[0] if self.room_codes else "…"
-        example = (f'join("{first}", name="…")' if local and not own_port
-                   else f'join("{first}", name="…", address="{_shown_address(address)}'
-                        f'{":" + str(port) if own_port else ""}")')
+        if state.get("hub"):
+            example = f'join("{first}", address="{self.client.url}")'
+        elif local and not own_port:
+            example = f'join("{first}", name="…")'
+        else:
+            example = (f'join("{first}", name="…", address="{_shown_address(address)}'
+                       f'{":" + str(port) if own_port else ""}")')
         how = escape(how).format(notebook="<b>join.ipynb</b>", address=escape(_shown_address(address)),
                                  port=port, command=f"<code>{escape(example)}</code>")
         return (f'<div class="tnb-title">{escape(_("Join the game: {codes}")).format(codes=room_codes)}</div>'
