@@ -214,7 +214,11 @@ def sweep(page: Page, root, traffic: KernelTraffic, sweeps: int = 20) -> int:
     return traffic.sent - before
 
 
-def _answer_guess(page: Page, root, report: Report) -> bool:
+def _answer_guess(page: Page, root, report: Report, retype: bool = False) -> bool:
+    """Type a guess at once (no click on the box first) and press Enter. With
+    ``retype``, a guess that did not arrive is typed again after a click on
+    the box, as a student who sees no "Answer sent" would (the entry then
+    says ``retyped``: the first try is a lost keystroke all the same)."""
     box = root.locator(".tnb-guess input").first
     if not (box.count() and box.is_visible() and box.is_enabled()):
         return False
@@ -226,6 +230,11 @@ def _answer_guess(page: Page, root, report: Report) -> bool:
     entry = {"typed": value, "arrived": arrived}
     if not arrived:
         entry["panel"] = root.locator(".tnb-question").first.inner_text()[-300:]
+        if retype and box.is_visible() and box.is_enabled():
+            box.fill(value)
+            box.press("Enter")
+            entry["retyped"] = True
+            entry["arrived"] = _wait_for(lambda: _arrived(root, f"Answer sent: {value} ", value, report.name), 4)
     report.guesses.append(entry)
     return True
 

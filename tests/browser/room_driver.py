@@ -80,6 +80,12 @@ def restart_and_run_all(page: Page) -> None:
         page.get_by_role("button", name="Restart", exact=True)).first.click()
 
 
+def _retyping_guess(page: Page, root, report: Report) -> bool:
+    """A student's guess in a room: typed at once, and typed again after a
+    click on the box when it did not arrive (see :func:`driver._answer_guess`)."""
+    return _answer_guess(page, root, report, retype=True)
+
+
 def teacher_notebook(url: str, key: str) -> str:
     """A teacher's notebook that runs ``teach(url, key)``: the teacher's
     screen of a room host in another process (issue 22), as a path the
@@ -131,7 +137,7 @@ def play_room_game(url: str, out_dir: Path, viewport: tuple[int, int] = (1366, 9
             did = False
             for page, root, report in zip(students, roots, result.students):
                 try:
-                    for move, kind in ((_answer_guess, "guess"), (_answer_choice, "choice"),
+                    for move, kind in ((_retyping_guess, "guess"), (_answer_choice, "choice"),
                                        (_click_territory, "territory")):
                         if move(page, root, report):
                             report.moves.append(kind)

@@ -127,6 +127,9 @@ def test_a_room_a_teacher_and_two_students_in_three_pages(server_url):
     for student in report.students:
         assert student.clicks and student.bad_clicks() == [], (student.name, student.bad_clicks())
         assert student.guesses and all(g["arrived"] for g in student.guesses), student.guesses
+        # a guess typed the instant a room's question opens can lose its keystrokes (1 of 7 in one CI run,
+        # Anna's first: issue 24's "typing at once"); the student types it again and it arrives
+        assert sum(1 for g in student.guesses if g.get("retyped")) <= 1, student.guesses
         assert all(k["arrived"] for k in student.keys), student.keys
         assert len(set(student.map_sizes)) == 1, (student.name, sorted(set(student.map_sizes)))
 
