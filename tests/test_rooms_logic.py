@@ -184,7 +184,7 @@ def test_a_student_key_is_never_a_teacher_key_and_a_wrong_key_is_refused(wire):
     anna = wire.student(code, "Anna")
     seat_key = anna[0].last("welcome")["token"]
     for key in (seat_key, "guess", ""):
-        peer, conn = wire.teacher(key=key, address="10.9.9.9")
+        peer, conn = wire.teacher(key=key, address="127.0.0.9")
         assert peer.last("error")["code"] == "not_a_teacher"
         done = wire.op((peer, conn), "start", code)
         assert done["status"] == "rejected" and done["code"] == "not_a_teacher"
@@ -194,11 +194,11 @@ def test_a_student_key_is_never_a_teacher_key_and_a_wrong_key_is_refused(wire):
     assert wire.rooms.rooms[code.replace("-", "")].table is None  # nothing started
     # ten wrong keys from one address lock that address out of the teacher role for a minute
     for _ in range(10):
-        wire.teacher(key="wrong", address="10.1.1.1")
-    peer, _conn = wire.teacher(address="10.1.1.1")  # even the right key, now
+        wire.teacher(key="wrong", address="127.0.0.11")
+    peer, _conn = wire.teacher(address="127.0.0.11")  # even the right key, now
     assert peer.last("error")["code"] == "not_a_teacher"
     wire.clock.advance(61)
-    peer, _conn = wire.teacher(address="10.1.1.1")
+    peer, _conn = wire.teacher(address="127.0.0.11")
     assert peer.last("rooms")["rooms"] == [code]
 
 

@@ -528,22 +528,22 @@ def _host_map(args: argparse.Namespace):
 
 def _whole_number(text: str) -> int:
     """A whole number >= 0 (argparse type)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more: {text}")
-    return value
+    return _int_at_least(text, 0)
 
 
 def _positive_int(text: str) -> int:
+    """A whole number >= 1 (argparse type)."""
+    return _int_at_least(text, 1)
+
+
+def _int_at_least(text: str, least: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"must be 0 or more: {text}" if least == 0
+                                         else f"must be at least {least}, not {value}")
     return value
 
 

@@ -58,7 +58,58 @@ def notice_text(client: RoomClient) -> str:
     return refusal_text(notice, getattr(client, "notice_data", {}), client.message)
 
 
-class RemoteSource:
+class _WireSource:
+    """What a screen fed over the wire shares: views that arrive with the
+    time left when they were sent (counted down here), a screen clock, and
+    no table to start, restart or recover (the host has it).
+
+    Subclasses give ``_view()``, ``_view_at()`` (``time.monotonic()`` of its arrival),
+    ``view``, ``submit``, ``on_change``, ``roles`` and ``title_note``."""
+
+    can_restart = False
+    clock: Clock
+
+    def _view(self) -> View | None:
+        raise NotImplementedError
+
+    def _view_at(self) -> float:
+        raise NotImplementedError
+
+    started = property(lambda self: self._view() is not None and self._view().started)
+    paused = property(lambda self: self._view() is not None and self._view().paused)
+    state_id = property(lambda self: self._view().state_id if self._view() is not None else "")
+
+    def time_left(self) -> float:
+        v = self._view()
+        if v is None:
+            return 0.0
+        if v.paused:
+            return v.time_left_s
+        return max(0.0, v.time_left_s - (time.monotonic() - self._view_at()))
+
+    def call_later(self, delay_s: float, callback: Callable[[], None]) -> Timer:
+        return self.clock.call_later(delay_s, callback)
+
+    def report_html(self) -> str:
+        return ""
+
+    def take_fault(self) -> str:
+        return ""
+
+    def start(self) -> None:
+        pass
+
+    def recover(self) -> None:
+        pass
+
+    def restart(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
+class RemoteSource(_WireSource):
     """A room client as the source of the game screen.
 
     Args:
@@ -66,16 +117,17 @@ class RemoteSource:
         screen_clock: the loop the screen lives on (the student kernel's).
     """
 
-    can_restart = False
-
     def __init__(self, client: RoomClient, screen_clock: Clock):
         self.client, self.clock = client, screen_clock
 
-    started = property(lambda self: self.client.view is not None and self.client.view.started)
-    paused = property(lambda self: self.client.view is not None and self.client.view.paused)
     held = property(lambda self: self.client.held)
     stopped = property(lambda self: self.client.status in ("closed", "refused"))
-    state_id = property(lambda self: self.client.view.state_id if self.client.view is not None else "")
+
+    def _view(self) -> View | None:
+        return self.client.view
+
+    def _view_at(self) -> float:
+        return self.client.view_at
 
     def view(self, seat: int | None) -> View:
         return self.client.view
@@ -86,59 +138,28 @@ class RemoteSource:
     def on_change(self, listener: Callable[[], None]) -> None:
         self.client.on_change(lambda: self.clock.call_soon_threadsafe(listener))
 
-    def time_left(self) -> float:
-        v = self.client.view
-        if v is None:
-            return 0.0
-        if v.paused:
-            return v.time_left_s
-        return max(0.0, v.time_left_s - (time.monotonic() - self.client.view_at))
-
-    def call_later(self, delay_s: float, callback: Callable[[], None]) -> Timer:
-        return self.clock.call_later(delay_s, callback)
-
-    def roles(self) -> dict[int, str]:
+    def roles(self) -> dict[int, dict | str]:
         return dict(self.client.roles)
 
     def title_note(self) -> str:
         return _("room {code}").format(code=self.client.code)  # the same words as the teacher's projector
 
-    def report_html(self) -> str:
-        return ""
 
-    def take_fault(self) -> str:
-        return ""
-
-    def start(self) -> None:
-        pass
-
-    def recover(self) -> None:
-        pass
-
-    def restart(self) -> None:
-        pass
-
-    def stop(self) -> None:
-        pass
-
-
-class ProjectorSource:
+class ProjectorSource(_WireSource):
     """A room's projector view, as the teacher's connection keeps it, as the
     source of the one game screen (seat None: it never submits)."""
-
-    can_restart = False
 
     def __init__(self, client: TeacherClient, code: str, screen_clock: Clock):
         self.client, self.code, self.clock = client, code, screen_clock
 
+    held = property(lambda self: self.client.held.get(self.code, False))
+    stopped = property(lambda self: self.client.status == "closed" or self.code not in self.client.codes)
+
     def _view(self) -> View | None:
         return self.client.views.get(self.code)
 
-    started = property(lambda self: self._view() is not None and self._view().started)
-    paused = property(lambda self: self._view() is not None and self._view().paused)
-    held = property(lambda self: self.client.held.get(self.code, False))
-    stopped = property(lambda self: self.client.status == "closed" or self.code not in self.client.codes)
-    state_id = property(lambda self: self._view().state_id if self._view() is not None else "")
+    def _view_at(self) -> float:
+        return self.client.view_at.get(self.code, time.monotonic())
 
     def view(self, seat: int | None) -> View:
         return self._view()
@@ -149,37 +170,8 @@ class ProjectorSource:
     def on_change(self, listener: Callable[[], None]) -> None:
         self.client.on_change(lambda code: self.clock.call_soon_threadsafe(listener) if code == self.code else None)
 
-    def time_left(self) -> float:
-        v = self._view()
-        if v is None:
-            return 0.0
-        if v.paused:
-            return v.time_left_s
-        return max(0.0, v.time_left_s - (time.monotonic() - self.client.view_at.get(self.code, time.monotonic())))
-
-    def call_later(self, delay_s: float, callback: Callable[[], None]) -> Timer:
-        return self.clock.call_later(delay_s, callback)
-
     def roles(self) -> dict[int, dict]:
         return dict(self.client.states.get(self.code, {}).get("roles", {}))
 
     def title_note(self) -> str:
         return _("room {code}").format(code=self.code)
-
-    def report_html(self) -> str:
-        return ""
-
-    def take_fault(self) -> str:
-        return ""
-
-    def start(self) -> None:
-        pass
-
-    def recover(self) -> None:
-        pass
-
-    def restart(self) -> None:
-        pass
-
-    def stop(self) -> None:
-        pass
