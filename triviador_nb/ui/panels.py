@@ -11,7 +11,7 @@ literally, never rendered.
 from __future__ import annotations
 
 from html import escape
-from typing import Mapping, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 from ..engine.view import View
 from ..i18n import _, ngettext
@@ -28,29 +28,50 @@ def swatch(colour: str, mark: str = "") -> str:
     return f'<span class="tnb-swatch" style="background:{colour}">{escape(mark)}</span>'
 
 
-def scoreboard_html(view: View, roles: Mapping[int, str]) -> str:
-    """The players with colour, name, role, score, territories and castle.
+class PlayerRow(NamedTuple):
+    """One player's line of the scoreboard, in the parts that change apart (:mod:`.scoreboard`
+    sends each part only when it changes).
 
-    Args:
-        roles: seat -> a short role text, e.g. ``"you"`` or ``"bot, hard"``.
+    Attributes:
+        classes: ``tnb-player``, with ``tnb-acting`` on a turn and ``tnb-out`` when out of the game.
+        who: the colour swatch (with the seat number) and the name, HTML.
+        status: the role and territories (or "out of the game"), HTML.
+        castle: the castle drawing, HTML ("" before a base is chosen).
+        score: the score, as text.
     """
+
+    classes: tuple[str, ...]
+    who: str
+    status: str
+    castle: str
+    score: str
+
+
+def scoreboard_rows(view: View, roles: Mapping[int, str]) -> list[PlayerRow]:
+    """The scoreboard's lines, one per player in seat order (see :func:`scoreboard_html`)."""
     rows = []
     for p in view.players:
         colour = seat_colour(p.colour)
         castle = castle_svg(p.castle_towers, view.base_towers, colour) if p.castle_towers else ""
-        classes = ["tnb-player"]
-        if p.acting:
-            classes.append("tnb-acting")
-        if not p.in_game:
-            classes.append("tnb-out")
+        classes = ("tnb-player", *(("tnb-acting",) if p.acting else ()), *(("tnb-out",) if not p.in_game else ()))
         owned = p.territories
         status = (_("out of the game") if not p.in_game
                   else ngettext("{count} territory", "{count} territories", owned).format(count=owned))
         role = escape(roles.get(p.seat, ""))
-        rows.append(
-            f'<tr class="{" ".join(classes)}"><td>{swatch(colour, str(p.seat + 1))}</td>'
-            f'<td><b>{escape(p.name)}</b><div class="tnb-role">{role} · {escape(status)}</div></td>'
-            f'<td class="tnb-castle">{castle}</td><td class="tnb-score">{p.score}</td></tr>')
+        rows.append(PlayerRow(classes, f"{swatch(colour, str(p.seat + 1))} <b>{escape(p.name)}</b>",
+                              f'<div class="tnb-role">{role} · {escape(status)}</div>', castle, str(p.score)))
+    return rows
+
+
+def scoreboard_html(view: View, roles: Mapping[int, str]) -> str:
+    """The players with colour, name, role, score, territories and castle, as one table.
+
+    Args:
+        roles: seat -> a short role text, e.g. ``"you"`` or ``"bot, hard"``.
+    """
+    rows = [f'<tr class="{" ".join(row.classes)}"><td>{row.who}{row.status}</td>'
+            f'<td class="tnb-castle">{row.castle}</td><td class="tnb-score">{row.score}</td></tr>'
+            for row in scoreboard_rows(view, roles)]
     return f'<table class="tnb-scores">{"".join(rows)}</table>'
 
 

@@ -30,6 +30,7 @@ from .cells import close_widgets
 from .map_view import MapView
 from .palette import seat_colour
 from .question_panel import QuestionPanel
+from .scoreboard import Scoreboard
 from .styles import CSS
 
 TICK_S = 0.25  # countdown refresh, seconds
@@ -265,7 +266,7 @@ class GameScreen:
         self.title = w.HTML()
         self.status = w.HTML()
         self.message = w.HTML(layout={"min_height": "1.6em"})
-        self.scoreboard = w.HTML()
+        self.scoreboard = Scoreboard()
         self.reveal = w.HTML()
         self.log = w.HTML()
         self.ranking = w.HTML()
@@ -292,7 +293,7 @@ class GameScreen:
                                   layout={"width": "100%", "height": "40px", "visibility": "hidden"})
         self.by_name.observe(lambda change: self._guarded(self._named, change["new"]), "value")
         self.start_button = self._big_button(_("Start the game"), "primary", self.start)
-        self.side = side = w.VBox([self.scoreboard, self.start_button, self.message, self.panel.widget,
+        self.side = side = w.VBox([self.scoreboard.widget, self.start_button, self.message, self.panel.widget,
                                    turn_controls, self.by_name, self.ranking, self.play_again, self.report_box, self.reveal,
                                    self.log],
                       layout={"flex": "1 1 0", "min_width": "300px", "padding": "0 0 0 12px",
@@ -465,7 +466,7 @@ class GameScreen:
         paused, why = escape(_("Paused")), escape(_("the teacher has paused the game: every timer has stopped"))
         self.status.value = panels.status_html(v) if not (source.held and v.started and not v.is_over) else (
             f'<div class="tnb-status tnb-yourturn" role="status"><span class="tnb-phase">{paused}</span> · {why}</div>')
-        self.scoreboard.value = panels.scoreboard_html(v, roles)
+        self.scoreboard.show(v, roles)
         self.reveal.value = panels.reveal_html(v)
         self.log.value = panels.log_html(v)
         over = v.is_over

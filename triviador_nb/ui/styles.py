@@ -50,6 +50,9 @@ CSS = f"""
 .tnb-scores td {{ padding: 2px 6px; border-bottom: 1px solid #DDD; vertical-align: middle; }}
 .tnb-scores .tnb-score {{ font-size: 26px; font-weight: bold; text-align: right; }}
 .tnb-scores .tnb-role {{ font-size: 13px; color: #555; }}
+.tnb-scores .tnb-player {{ border-bottom: 1px solid #DDD; padding: 2px 6px; box-sizing: border-box; gap: 6px; }}
+.tnb-scores .tnb-player .widget-html, .tnb-scores .tnb-player .widget-vbox {{ margin: 0; }}
+.tnb-scores .tnb-player .widget-html-content {{ line-height: 1.3; }}
 .tnb-acting {{ background: #FFF3C4; }}
 .tnb-out {{ opacity: 0.45; }}
 .tnb-swatch {{ display: inline-block; width: 22px; height: 22px; border-radius: 4px; border: 1px solid #333;

@@ -20,9 +20,11 @@ class WidgetTraffic:
 
     Attributes:
         messages: ``(msg_type, bytes)`` per message, in order.
+        comm_ids: the id of the widget (comm) that sent each message, in the same order.
     """
 
     messages: list[tuple[str, int]] = field(default_factory=list)
+    comm_ids: list[str] = field(default_factory=list)
 
     def __enter__(self) -> "WidgetTraffic":
         self._original = comm.DummyComm.publish_msg
@@ -32,6 +34,7 @@ class WidgetTraffic:
             size = len(json.dumps(data, default=str).encode("utf-8"))
             size += sum(len(memoryview(b).cast("B")) for b in (buffers or ()))
             traffic.messages.append((msg_type, size))
+            traffic.comm_ids.append(self_comm.comm_id)
 
         comm.DummyComm.publish_msg = publish_msg
         return self
