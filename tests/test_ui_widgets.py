@@ -659,3 +659,63 @@ def test_the_form_lists_what_a_language_file_left_out_when_it_is_chosen(clock, t
     form.new_game.click()  # the game starts in German, the notes not said again as a Python warning
     assert form.app.language == "de", form.error.value
     form.close()
+
+
+def test_the_log_sends_only_its_new_lines_and_keeps_the_kernels_copy_whole():
+    """Issue 29 item 4: a new event sends its line, not the 9 lines shown."""
+    from triviador_nb.ui.event_log import EventLog
+
+    log = EventLog()
+    log.show(["<li>b</li>", "<li>a</li>"])
+    with WidgetTraffic() as traffic:
+        log.show(["<li>c</li>", "<li>b</li>"])  # one new line on top, the oldest dropped
+    assert len(traffic.messages) == 1 and traffic.total_bytes < 120
+    assert log.lines == ["<li>c</li>", "<li>b</li>"]  # what a page loading the widget later gets
+    assert log.value == '<ul class="tnb-log"><li>c</li><li>b</li></ul>'
+    with WidgetTraffic() as traffic:
+        log.show(["<li>x</li>"])  # an undo or a new game: the lines whole
+    assert len(traffic.messages) == 1 and log.lines == ["<li>x</li>"]
+    with WidgetTraffic() as traffic:
+        log.show(["<li>x</li>"])
+    assert traffic.messages == []
+
+
+def test_a_move_sends_the_scoreboard_parts_it_changed_not_the_board(clock):
+    """Issue 29 item 4: the board was resent whole (about 4 KB) on every move."""
+    app = started(play(seed=3, clock=clock, journal=False))
+    before = app.scoreboard.value
+    assert '<span class="tnb-swatch" style="background:#CC3311">1</span>' in before
+    with WidgetTraffic() as traffic:
+        app._render(app.view)  # the same view again
+    assert traffic.messages == []  # nothing changed, nothing sent
+    for _ in range(400):  # to the human's first attack (answering nothing, it wins no pick)
+        if app.game.stage == "attack" and app.game.current_players() == (0,) and not app.table.paused:
+            break
+        question = app.game.question
+        if question is not None and 0 in question.waiting_for:
+            app.table.submit(0, GuessAnswer(0, None) if question.is_guess else ChoiceAnswer(0, None))
+        clock.advance(0.5)
+    with WidgetTraffic() as traffic:
+        app.map_view.click(app.game.legal_targets(0)[0])
+    scoreboard = {part.model_id for line in app.scoreboard.widget.children for part in _descendants(line)}
+    scoreboard.add(app.scoreboard.widget.model_id)
+    sent = sum(size for (_, size), comm_id in zip(traffic.messages, traffic.comm_ids) if comm_id in scoreboard)
+    assert 0 < sent < 600 and app.scoreboard.value != before
+
+
+def _descendants(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _descendants(child)
+
+
+def test_the_countdown_sends_a_number_once_a_second():
+    from triviador_nb.ui.question_panel import QuestionPanel
+
+    panel = QuestionPanel()
+    panel.prompt("Your turn", "Click a territory", 10)
+    with WidgetTraffic() as traffic:
+        for left in (9.9, 9.75, 9.5, 9.25):  # shown as 10 s, 10 s, 10 s (half to even: 9.5 -> 10), 9 s
+            panel.set_time_left(left)
+    assert panel.timer.value == 9.0 and panel.timer_label.value == "9 s"
+    assert len(traffic.messages) == 2 and traffic.total_bytes < 160  # the bar and the number, once

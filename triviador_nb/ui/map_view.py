@@ -336,13 +336,13 @@ class MapView:
                 self._place_names()
         for tid, polygon in self.polygons.items():
             colour = owners[tid]
-            polygon.fill_color = colour or FREE
-            if tid == contested:
-                polygon.color, polygon.weight, polygon.dash_array = HIGHLIGHT, 5, "8 6"
-            elif tid in choosable:
-                polygon.color, polygon.weight, polygon.dash_array = HIGHLIGHT, 4, ""
-            else:  # "": ipyleaflet drops a None, and the dashes of an earlier attack would stay
-                polygon.color, polygon.weight, polygon.dash_array = BORDER, 1, ""
+            # "" for no dashes: ipyleaflet drops a None, and the dashes of an earlier attack would stay
+            outline = (HIGHLIGHT, 5, "8 6") if tid == contested else (HIGHLIGHT, 4, "") if tid in choosable \
+                else (BORDER, 1, "")
+            if polygon.fill_color != (colour or FREE) or (polygon.color, polygon.weight, polygon.dash_array) != outline:
+                with polygon.hold_sync():  # what changed in one message, not one per property
+                    polygon.fill_color = colour or FREE
+                    polygon.color, polygon.weight, polygon.dash_array = outline
             state = (values[tid], towers[tid], total_towers, colour or "#bbbbbb", (marks or {}).get(tid, ""))
             icon = self._icons_by_state.get(state)
             if icon is None:  # the label's HTML (and its words) made once per state, not per territory and render

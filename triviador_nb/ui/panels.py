@@ -121,12 +121,16 @@ def reveal_html(view: View) -> str:
             f'<table>{"".join(rows)}</table></div>')
 
 
-def log_html(view: View, limit: int = 9) -> str:
-    """The latest events, newest first."""
+def log_lines(view: View, limit: int = 9) -> list[str]:
+    """The latest events, newest first, one ``<li>`` each (:class:`~.event_log.EventLog` shows them)."""
     names = Names.of_view(view)
     shown = list(view.log)[-limit:]
-    items = "".join(f'<li class="tnb-ev-{e.kind}">{escape(event_text(e, names))}</li>' for e in reversed(shown))
-    return f'<ul class="tnb-log">{items}</ul>'
+    return [f'<li class="tnb-ev-{e.kind}">{escape(event_text(e, names))}</li>' for e in reversed(shown)]
+
+
+def log_html(view: View, limit: int = 9) -> str:
+    """The latest events, newest first, as one list."""
+    return f'<ul class="tnb-log">{"".join(log_lines(view, limit))}</ul>'
 
 
 def ranking_html(view: View) -> str:

@@ -64,7 +64,8 @@ class QuestionPanel:
         self.text = w.HTML(layout={"margin": "4px 0 8px 0"})
         self.timer = w.FloatProgress(value=0, min=0, max=1, bar_style="info",
                                      layout={"width": "100%", "height": "14px"})
-        self.timer_label = w.HTML()
+        self.timer_label = w.HTML()  # its value is the seconds alone ("12 s"): a tick sends little
+        self.timer_label.add_class("tnb-timer")
         self.choice_buttons = [w.Button(description="", layout={"width": "100%", "height": "54px"},
                                         style={"font_size": "19px", "font_weight": "bold"}) for _ in LETTERS]
         for i, button in enumerate(self.choice_buttons):
@@ -154,16 +155,16 @@ class QuestionPanel:
                 watching = _("You watch this one.")
         self.header.value = f'<div class="tnb-qhead">{escape(title)}</div>'
         self.text.value = f'<div class="tnb-qtext" role="status">{escape(text)}</div>'
-        self.timer.max, self.timer.value, self.timer.bar_style = seconds, seconds, "info"
-        self.timer_label.value = self._seconds_html(seconds)
+        self._start_timer(seconds)
         self.feedback.value = "" if can_answer else f'<div class="tnb-note">{escape(watching)}</div>'
         self._accepting = can_answer
         if options:
             for button, letter, option in zip(self.choice_buttons, LETTERS, options):
-                button.description = f"{letter}) {option}"
-                button.tooltip = option
-                button.disabled = not can_answer
-                button.button_style = ""
+                with button.hold_sync():  # one message per button, not one per property
+                    button.description = f"{letter}) {option}"
+                    button.tooltip = option
+                    button.disabled = not can_answer
+                    button.button_style = ""
             self.controls.children = tuple(self.choice_buttons)
         else:
             self.guess_box.value = ""
@@ -176,17 +177,24 @@ class QuestionPanel:
         self._accepting = False
         self.header.value = f'<div class="tnb-qhead">{escape(title)}</div>'
         self.text.value = f'<div class="tnb-qtext" role="status">{escape(text)}</div>'
-        self.timer.max, self.timer.value, self.timer.bar_style = seconds, seconds, "info"
-        self.timer_label.value = self._seconds_html(seconds)
+        self._start_timer(seconds)
         self.controls.children = ()
         self.feedback.value = ""
 
     def set_time_left(self, seconds: float) -> None:
-        """Update the countdown (seconds left, >= 0)."""
-        seconds = max(0.0, seconds)
-        self.timer.value = seconds
-        self.timer.bar_style = "danger" if seconds <= 3 else "warning" if seconds <= self.timer.max / 2 else "info"
-        self.timer_label.value = self._seconds_html(seconds)
+        """Update the countdown (seconds left, >= 0), in whole seconds: the bar and the number change
+        once a second (a CSS transition moves the bar smoothly), so a tick the screen makes every
+        0.25 s sends nothing three times in four, and a number when the second changes."""
+        shown = float(round(max(0.0, seconds)))
+        with self.timer.hold_sync():
+            self.timer.value = shown
+            self.timer.bar_style = "danger" if shown <= 3 else "warning" if shown <= self.timer.max / 2 else "info"
+        self.timer_label.value = self._seconds_text(shown)
+
+    def _start_timer(self, seconds: float) -> None:
+        with self.timer.hold_sync():
+            self.timer.max, self.timer.value, self.timer.bar_style = seconds, seconds, "info"
+        self.timer_label.value = self._seconds_text(seconds)
 
     def stop(self, message: str) -> None:
         """Stop taking answers and say why (e.g. "Answer sent - 1848 in 4.2 s")."""
@@ -224,7 +232,7 @@ class QuestionPanel:
             button.disabled = True
             button.button_style = "info" if i == index else ""
 
-    def _seconds_html(self, seconds: float) -> str:
+    def _seconds_text(self, seconds: float) -> str:
+        """``12 s``: the countdown's words, HTML-escaped (the label's class ``tnb-timer`` styles it)."""
         with speaking(self.language):
-            shown = _("{seconds} s").format(seconds=f"{seconds:.0f}")
-        return f'<div class="tnb-timer">{escape(shown)}</div>'
+            return escape(_("{seconds} s").format(seconds=f"{seconds:.0f}"))

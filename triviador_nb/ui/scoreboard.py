@@ -6,7 +6,8 @@ benchmarks/screen_traffic.py), though a move changes one or two of its
 parts: whose turn it is, a score, a territory count. Here each player's line
 is a box of four small HTML widgets (name, status, castle, score) whose
 values are set only when they differ, and the turn and "out of the game"
-are CSS classes of the line (a class change sends only the class list).
+are CSS classes of the board (``tnb-acting-2``, ``tnb-out-3``: line 2 acts, line 3 is
+out), so the turn passing sends one short class list.
 """
 
 from __future__ import annotations
@@ -45,9 +46,13 @@ class Scoreboard:
             self._lines.append((line, (who, status, castle, score)))
         if len(self.widget.children) != len(rows):
             self.widget.children = tuple(line for line, _parts in self._lines[:len(rows)])
-        for (line, (who, status, castle, score)), row in zip(self._lines, rows):
-            if tuple(line._dom_classes) != row.classes:
-                line._dom_classes = row.classes
+        # whose turn it is and who is out: classes of the whole board (one message when the turn passes,
+        # where a class on each line changed sent two), drawn on the lines by CSS (styles.py)
+        classes = ("tnb-scores", *(f"{kind}-{place + 1}" for place, row in enumerate(rows)
+                                   for kind in row.classes[1:]))
+        if tuple(self.widget._dom_classes) != classes:
+            self.widget._dom_classes = classes
+        for (_line, (who, status, castle, score)), row in zip(self._lines, rows):
             who.value, status.value, castle.value, score.value = row.who, row.status, row.castle, row.score
         self._rows = rows
 

@@ -27,6 +27,7 @@ from ..maps import GameMap
 from ..resources import data_dir
 from . import panels
 from .cells import close_widgets
+from .event_log import EventLog
 from .map_view import MapView
 from .palette import seat_colour
 from .question_panel import QuestionPanel
@@ -268,7 +269,7 @@ class GameScreen:
         self.message = w.HTML(layout={"min_height": "1.6em"})
         self.scoreboard = Scoreboard()
         self.reveal = w.HTML()
-        self.log = w.HTML()
+        self.log = EventLog()
         self.ranking = w.HTML()
         self.report_view = w.HTML()
         self.report_box = w.Accordion(children=(self.report_view,), titles=(_("How did the questions go?"),),
@@ -468,7 +469,7 @@ class GameScreen:
             f'<div class="tnb-status tnb-yourturn" role="status"><span class="tnb-phase">{paused}</span> · {why}</div>')
         self.scoreboard.show(v, roles)
         self.reveal.value = panels.reveal_html(v)
-        self.log.value = panels.log_html(v)
+        self.log.show(panels.log_lines(v))
         over = v.is_over
         self.ranking.value = panels.ranking_html(v) if over else ""
         report = source.report_html() if over else ""

@@ -48,20 +48,22 @@ CSS = f"""
 .tnb-note {{ color: #333; font-size: 16px; }}
 .tnb-scores {{ width: 100%; border-collapse: collapse; font-size: 18px; }}
 .tnb-scores td {{ padding: 2px 6px; border-bottom: 1px solid #DDD; vertical-align: middle; }}
-.tnb-scores .tnb-score {{ font-size: 26px; font-weight: bold; text-align: right; }}
+.tnb-scores .tnb-score, .tnb-scores .tnb-score .widget-html-content {{ font-size: 26px; font-weight: bold;
+  text-align: right; }}
 .tnb-scores .tnb-role {{ font-size: 13px; color: #555; }}
 .tnb-scores .tnb-player {{ border-bottom: 1px solid #DDD; padding: 2px 6px; box-sizing: border-box; gap: 6px; }}
 .tnb-scores .tnb-player .widget-html, .tnb-scores .tnb-player .widget-vbox {{ margin: 0; }}
 .tnb-scores .tnb-player .widget-html-content {{ line-height: 1.3; }}
-.tnb-acting {{ background: #FFF3C4; }}
-.tnb-out {{ opacity: 0.45; }}
+.tnb-acting, .tnb-acting-1 > .tnb-player:nth-child(1), .tnb-acting-2 > .tnb-player:nth-child(2), .tnb-acting-3 > .tnb-player:nth-child(3), .tnb-acting-4 > .tnb-player:nth-child(4) {{ background: #FFF3C4; }}
+.tnb-out, .tnb-out-1 > .tnb-player:nth-child(1), .tnb-out-2 > .tnb-player:nth-child(2), .tnb-out-3 > .tnb-player:nth-child(3), .tnb-out-4 > .tnb-player:nth-child(4) {{ opacity: 0.45; }}
 .tnb-swatch {{ display: inline-block; width: 22px; height: 22px; border-radius: 4px; border: 1px solid #333;
   vertical-align: middle; color: #fff; font-weight: bold; font-size: 15px; line-height: 22px; text-align: center;
   text-shadow: 0 0 2px #000; }}
 .tnb-qhead {{ font-size: 15px; text-transform: uppercase; letter-spacing: 0.05em; color: #555; }}
 .tnb-qtext {{ font-size: 22px; font-weight: bold; line-height: 1.25; }}
 .tnb-idle {{ font-size: 18px; color: #555; }}
-.tnb-timer {{ font-size: 24px; font-weight: bold; }}
+.tnb-timer, .tnb-timer .widget-html-content {{ font-size: 24px; font-weight: bold; }}
+.tnb-question .progress-bar {{ transition: width 1s linear; }}  /* the countdown moves once a second */
 .tnb-guess input {{ font-size: 22px !important; height: 44px !important; }}
 .tnb-reveal {{ font-size: 16px; background: #F6F6F6; border-radius: 8px; padding: 8px; }}
 .tnb-reveal-q {{ color: #444; }}
