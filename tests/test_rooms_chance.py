@@ -399,3 +399,29 @@ def test_a_room_journal_written_before_secrets_still_resumes_and_plays_on(wire, 
     assert read_journal(path).games[0]["record"] == [str(e) for e in room.table.game.record]
     room.table.restart()
     assert (room.table.game.seed, room.table.game.secret) == (561013, None)
+
+
+def test_a_single_screen_game_without_a_number_has_a_secret_that_its_journal_keeps(tmp_path):
+    """The single screen (issue 28): no number given, no number shown (it
+    would not replay the game); the journal brings the same game back, and
+    Play again draws a fresh secret. A number given is shown and replays."""
+    import triviador_nb
+    from triviador_nb.ui import play
+    path = tmp_path / "lesson.journal"
+    app = play(you=None, bots=["hard", "medium", "easy"], clock=ManualClock(), pace=0.1, journal=path)
+    secret = app.game.secret
+    assert app.game.seed is None and len(secret) * 4 == SECRET_BITS
+    assert "game " not in app.title.value
+    app.start()
+    app.clock.advance(30)
+    before = app.game.to_dict()
+    app.close()
+    again = triviador_nb.resume(path, clock=ManualClock())
+    assert again.game.to_dict() == before and again.game.secret == secret
+    again.autoplay()
+    again.restart()
+    assert again.game.secret not in (None, secret) and again.game.seed is None
+    again.close()
+    numbered = play(seed=123, clock=ManualClock(), journal=False)
+    assert numbered.game.secret is None and "game 123" in numbered.title.value
+    numbered.close()
