@@ -14,12 +14,14 @@ the bots' answers and moves. It comes from one of two sources:
   position included. For reproducible games only.
 - **A secret** (``secret="<32+ hex digits>"``, drawn by the host or the
   screen with the ``secrets`` module: :data:`SECRET_BITS` or more): every
-  draw gets its own ``random.Random``, seeded with HMAC-SHA256 of the secret
-  and the draw's name (``"options:41:q-capital-fr"``: what it is and the
-  record position it happens at). No long Mersenne Twister stream is
-  shared by two draws, so what one draw shows (2 bits for an option order)
-  adds nothing towards another, and the secret itself cannot be recovered
-  from the digests (HMAC) nor guessed (128 bits). The secret stays with the
+  draw gets its own generator (:class:`KeyedRandom`), keyed with
+  HMAC-SHA256 of the secret and the draw's name (``"options:41:q-capital-fr"``:
+  what it is and the record position it happens at), whose bits are
+  HMAC-SHA256 blocks in counter mode. No Mersenne Twister is involved (its
+  state can be rebuilt from enough of its outputs), no stream is shared by
+  two draws, so what one draw shows (2 bits for an option order) adds
+  nothing towards another, and the secret can be neither recovered from
+  what is shown (HMAC) nor guessed (128 bits). The secret stays with the
   host: it is in the game's header that the journal keeps (the teacher's
   file) and never in a view, a message, or the report.
 
@@ -30,7 +32,6 @@ drawn again from the same secret or number, at the same moments.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import random
 import re
@@ -53,13 +54,53 @@ def check_secret(secret: object) -> str:
     return secret
 
 
-def keyed_rng(secret: str, name: str) -> random.Random:
-    """A fresh ``random.Random`` for one draw named ``name`` (which says what
-    is drawn and when), seeded with HMAC-SHA256(secret, name): the same
-    secret and name give the same draws; nothing about other names follows
-    from them."""
-    digest = hmac.new(bytes.fromhex(secret), name.encode("utf-8"), hashlib.sha256).digest()
-    return random.Random(digest)
+class KeyedRandom(random.Random):
+    """``random.Random``'s methods (``shuffle``, ``choice``, ``sample``,
+    ``gauss``...) over a keyed stream: block ``i`` is HMAC-SHA256(key, i),
+    its bytes read in order. The same key gives the same draws.
+
+    Args:
+        key: the stream's key (bytes; :func:`keyed_rng` makes one per draw).
+    """
+
+    def __init__(self, key: bytes):
+        super().__init__(key)
+
+    def seed(self, a: object = None, version: int = 2) -> None:
+        """Start the stream of key ``a`` (bytes) from its first block."""
+        if not isinstance(a, bytes):
+            raise TypeError("a keyed stream's key is bytes")
+        self._key, self._block, self._left = a, 0, b""
+        self.gauss_next = None
+
+    def getrandbits(self, k: int) -> int:
+        """``k`` random bits from the stream, as a whole number (k >= 0)."""
+        if k < 0:
+            raise ValueError("the number of bits must be >= 0")
+        size = (k + 7) // 8
+        while len(self._left) < size:
+            self._left += hmac.digest(self._key, self._block.to_bytes(8, "big"), "sha256")
+            self._block += 1
+        chunk, self._left = self._left[:size], self._left[size:]
+        return int.from_bytes(chunk, "big") >> (size * 8 - k)
+
+    def random(self) -> float:
+        """A float in [0, 1) from 53 bits of the stream."""
+        return self.getrandbits(53) / 9007199254740992.0
+
+    def getstate(self) -> tuple:
+        return self._key, self._block, self._left
+
+    def setstate(self, state: tuple) -> None:
+        self._key, self._block, self._left = state
+
+
+def keyed_rng(secret: str, name: str) -> KeyedRandom:
+    """A fresh generator for one draw named ``name`` (which says what is
+    drawn and when), keyed with HMAC-SHA256(secret, name): the same secret
+    and name give the same draws; nothing about other names follows from
+    them."""
+    return KeyedRandom(hmac.digest(bytes.fromhex(secret), name.encode("utf-8"), "sha256"))
 
 
 class Chance:
