@@ -425,3 +425,13 @@ def test_a_single_screen_game_without_a_number_has_a_secret_that_its_journal_kee
     numbered = play(seed=123, clock=ManualClock(), journal=False)
     assert numbered.game.secret is None and "game 123" in numbered.title.value
     numbered.close()
+
+
+def test_a_journal_is_readable_by_the_teacher_alone(tmp_path):
+    """It holds the seat keys and the games' secrets: on a shared machine
+    (every student a Unix user) nobody else may read it."""
+    from triviador_nb.classroom import Journal
+    bank = load_builtin_bank("general_knowledge_en")
+    table = Table(Game(CONQUIZTADOR, BOARD, bank, None, secret="ab" * 16), {}, ManualClock())
+    Journal(tmp_path / "lesson.journal", table, {"screen": "play"})
+    assert (tmp_path / "lesson.journal").stat().st_mode & 0o777 == 0o600
