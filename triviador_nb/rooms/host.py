@@ -21,7 +21,6 @@ import asyncio
 import concurrent.futures
 import logging
 import resource
-import secrets
 import threading
 from http import HTTPStatus
 from pathlib import Path
@@ -194,7 +193,10 @@ class RoomHost:
 
         Args:
             rules, map, bank: as for :func:`triviador_nb.ui.play`.
-            seed: the game number (kept from the students); random by default.
+            seed: a game number, for a reproducible game (tests, a set
+                piece): anyone who knows it can compute every draw. None
+                (the default): each game's chance comes from a fresh secret
+                the host never sends (issue 28).
             pace, reveal_s, think_s: as for the game table.
             journal: a file to journal the room's games to from Start, or None.
             language: the room's language code, sent to the students'
@@ -210,7 +212,7 @@ class RoomHost:
         game_map = resolve_map(map, players=rule_set.players)
         question_bank = resolve_bank(bank)
         room = self._call(self.logic.open_room, rule_set, game_map, question_bank,
-                          seed if seed is not None else secrets.randbelow(1_000_000), pace, reveal_s, think_s,
+                          seed, pace, reveal_s, think_s,
                           language or "en", owner or KEY_OWNER)
         room.specs = {"map": named_as(map), "bank": named_as(bank)}
         room.journal_path = Path(journal) if journal is not None else None

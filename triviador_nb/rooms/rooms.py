@@ -156,7 +156,7 @@ class Rooms(Teaching):
 
     # ------------------------------------------------------------------ rooms
 
-    def open_room(self, rules: RuleSet, game_map: GameMap, bank: QuestionBank, seed: int, pace: float = 1.0,
+    def open_room(self, rules: RuleSet, game_map: GameMap, bank: QuestionBank, seed: int | None, pace: float = 1.0,
                   reveal_s: float = 3.0, think_s: float = 1.2, language: str = "en",
                   owner: str = KEY_OWNER) -> Room:
         """A new room with its own code (on the rooms' thread)."""
@@ -188,7 +188,8 @@ class Rooms(Teaching):
         for member in setup["members"]:
             record.members[member["name"].casefold()] = Member(member["name"], member["token"], member["seat"])
         self.store.add(record)
-        room = Room(self, record, rules, game_map, bank, int(setup["seed"]), float(setup["pace"]),
+        seed = setup["seed"]  # None: the room's games have secrets (in their journal lines)
+        room = Room(self, record, rules, game_map, bank, None if seed is None else int(seed), float(setup["pace"]),
                     float(setup["reveal_s"]), float(setup["think_s"]))
         room.specs = {"map": setup["map"], "bank": setup["bank"]}
         room.language = language

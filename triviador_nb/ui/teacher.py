@@ -410,7 +410,10 @@ def host(rules: str = "conquiztador", map: Any = "hungary", bank: Any = "general
         address: ``"127.0.0.1"`` when students use this machine (JupyterHub);
             ``"0.0.0.0"`` for laptops on the classroom network.
         port: by default a free one named by the room codes.
-        seed: the first room's game number (the next rooms count on from it).
+        seed: the first room's game number (the next rooms count on from
+            it): reproducible games, predictable by anyone who knows the
+            number. None (the default): every game's chance comes from a
+            secret the host never sends (issue 28).
         pace: as for :func:`play`.
         journal: journal each room's games from Start under
             ``$TRIVIADOR_NB_HOME/journals`` (default ``~/.triviador_nb``), so
