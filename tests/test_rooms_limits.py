@@ -111,6 +111,20 @@ def test_one_person_holds_one_name_in_a_room(wire):
     assert other.last("error")["code"] == "name_taken"
 
 
+def test_students_sharing_one_account_get_the_names_the_teacher_allows(wire):
+    """``host(names_per_person=3)`` (``--names-per-person 3``): a lab where
+    students share one Unix account."""
+    _teacher, code = open_room(wire)
+    wire.rooms.names_per_person = 3
+    answers = [wire.student(code, name, address="user:lab")[0].sent[0] for name in ("Anna", "Ben", "Cyril", "Dora")]
+    assert [a["type"] for a in answers] == ["welcome", "welcome", "welcome", "error"]
+    assert (answers[-1]["code"], answers[-1]["name"]) == ("name_held", "Anna")
+    # the teacher's own account (the host's Unix user) may try a room with any number of names
+    wire.rooms.names_per_person = 1
+    mine = [wire.student(code, f"Try {i}", address=wire.rooms.own_person)[0].sent[0]["type"] for i in range(4)]
+    assert mine == ["welcome"] * 4
+
+
 def test_a_name_that_leaves_the_lobby_before_start_is_released(wire):
     """Names were never released: junk names from a shared address (the Unix
     user unknown) stayed for the whole lesson. Now a name whose connection
@@ -232,9 +246,9 @@ def test_a_loopback_connection_is_known_by_its_unix_user(monkeypatch):
                 monkeypatch.setattr(people, "_ask_kernel", lambda *a: (_ for _ in ()).throw(OSError("no netlink")))
                 assert people.unix_user(remote, local) == os.getuid()
     assert people.unix_user(remote, local) is None  # closed: nobody owns it any more
-    assert people.person_key(("192.0.2.7", 5000), ("192.0.2.1", 41000)) == "192.0.2.7"
-    assert [people.is_one_person(k) for k in ("hub:anna", "user:anna", "192.0.2.7", "127.0.0.1", "::1")] == [
-        True, True, True, False, False]
+    # a loopback address whose user cannot be found is a machine, not a person
+    assert [people.is_one_person(k) for k in ("hub:anna", "user:anna", "uid:1042", "127.0.0.1", "::1", "?")] == [
+        True, True, True, False, False, False]
 
 
 #: A student's kernel that is not ours, in the standard library alone (another user may not read our venv):
@@ -320,7 +334,7 @@ def test_a_connection_flood_from_one_person_leaves_the_host_open(host):
         anna = RoomClient(room.code, "Anna")  # a student gets in (closing the flood's oldest)
         try:
             assert anna.seat == 0
-            assert open_unjoined(host) == UNJOINED_PER_PERSON - 1
+            assert open_unjoined(host) <= UNJOINED_PER_PERSON - 1  # (fewer when a slow machine passed their 10 s)
         finally:
             anna.close()
     finally:

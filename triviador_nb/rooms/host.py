@@ -42,7 +42,7 @@ from ..engine import QuestionBank, RuleSet, find_rule_set
 from ..maps import GameMap, resolve_map
 from . import codes, people
 from .protocol import MAX_CLIENT_MESSAGE, MAX_TEACHER_MESSAGE
-from .rooms import LogEntry, Room, Rooms, new_teacher_key
+from .rooms import NAMES_PER_PERSON, LogEntry, Room, Rooms, new_teacher_key
 from .store import RoomStore
 
 LOG = logging.getLogger("triviador_nb.rooms")
@@ -100,6 +100,9 @@ class RoomHost:
             a JupyterHub token (``Authorization: token ...``); names are hub
             users and teachers are the hub's teachers. None: no hub.
         journals: journal the rooms teachers open over the wire.
+        names_per_person: names one person may hold in a room
+            (:data:`~.rooms.NAMES_PER_PERSON`; more when students share one
+            Unix account).
 
     Attributes:
         address, port: where the host listens.
@@ -116,7 +119,7 @@ class RoomHost:
     """
 
     def __init__(self, address: str = "127.0.0.1", port: int | None = None, store: RoomStore | None = None,
-                 hub: Any = None, journals: bool = True):
+                 hub: Any = None, journals: bool = True, names_per_person: int = NAMES_PER_PERSON):
         self.address = address
         self._hub = hub
         self.teacher_key = new_teacher_key()
@@ -135,6 +138,7 @@ class RoomHost:
         self.logic = Rooms(LoopClock(self.loop), self.host_part, address, self.port, teacher_key=self.teacher_key,
                            store=store, call=self._call, journals=journals)
         self.logic.behind_hub = hub is not None
+        self.logic.names_per_person = names_per_person
         self.store = self.logic.store
 
     @property

@@ -51,8 +51,8 @@ from .teaching import Teaching
 
 LOG = logging.getLogger("triviador_nb.rooms")
 MAX_MEMBERS = 100  # people in one room (a class of 30 in one game, with room to spare)
-NEW_MEMBERS_PER_ADDRESS = 40  # new names from one address (a class on one machine) per minute...
-NEW_MEMBERS_ALL = 400  # ...and from all addresses
+NEW_MEMBERS_PER_ADDRESS = 40  # new names from one person (or a shared address: a class on one machine) a minute...
+NEW_MEMBERS_ALL = 400  # ...and from everyone
 REJOIN_EVERY_S = 1.0  # a member rejoins at most this often
 JOIN_WITHIN_S = 10.0  # a connection that has not joined a room (or become a teacher) by then is dropped
 UNJOINED_PER_PERSON = 8  # connections one person may hold open without joining (more: the oldest is closed)...
@@ -155,6 +155,7 @@ class Rooms(Teaching):
         self.call = call or (lambda fn, *args: fn(*args))
         self.journals = journals
         self.own_person = own_person
+        self.names_per_person = NAMES_PER_PERSON  # names one known person may hold in a room
         self.behind_hub = False  # students come through a JupyterHub's proxy, known by their hub tokens
         self.log: deque[LogEntry] = deque(maxlen=1000)
         self.refused = 0
@@ -407,6 +408,7 @@ class Rooms(Teaching):
                 peer.send(protocol.error("slow_down", "Rejoining too often: try again in a moment.", version))
                 return
             self._rejoined_at[key] = now
+            self._holders.setdefault(key[0], {}).setdefault(key[1], peer.address)  # (a room resumed from its journal)
             self._replace(room, member)
         conn.version, conn.joined = version, (room, member)
         self._settled(conn)
@@ -434,11 +436,11 @@ class Rooms(Teaching):
                                                             "looks different.", version, room=room.code, name=like))
                 return None
         held = self._names_held(room, peer.address)
-        if self._limited(peer) and len(held) >= NAMES_PER_PERSON:
+        if self._limited(peer) and len(held) >= self.names_per_person:
             self._refuse(conn, "name_held", f"a join as {name!r} by someone in the room as {held[0]!r}")
             peer.send(protocol.error("name_held", f"You are in room {room.code} already as {held[0]}: one name "
                                                   f"each. Join as {held[0]}, or ask the teacher.", version,
-                                     room=room.code, name=held[0]))
+                                     room=room.code, name=held[0]))  # (the first of the names held)
             return None
         if len(record.members) >= MAX_MEMBERS:
             peer.send(protocol.error("room_full", f"Room {room.code} is full.", version, room=room.code))
