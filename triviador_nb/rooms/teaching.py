@@ -60,8 +60,7 @@ class Teaching:
                                      protocol.VERSION))
             return
         conn.version, conn.teacher = protocol.VERSION, owner
-        if conn.deadline is not None:
-            conn.deadline.cancel()
+        self._settled(conn)
         self._teachers.add(conn)
         peer.send(protocol.teacher_rooms(self._codes_of(owner), who=identity.user if identity is not None
                                          else "teacher"))
