@@ -16,8 +16,9 @@ turn starts. After ``--seconds`` of play it prints:
 - bytes per view message (mean, as JSON text; permessage-deflate makes the
   bytes on the wire fewer) and bytes received per player per move;
 - bytes on the wire per move per player: what the client's socket received
-  (WebSocket frames after permessage-deflate, headers included), beside the
-  JSON text those frames carried;
+  after its welcome (WebSocket frames after permessage-deflate, headers
+  included), beside the JSON text those frames carried; what joining cost
+  (the handshake and the welcome, which carries the map) is printed apart;
 - the host process's CPU (percent of one core over the window) and memory
   (RSS at the end, MiB).
 
@@ -76,6 +77,7 @@ class Player:
         self.view: dict | None = None
         self.bytes = 0
         self.wire_bytes = 0
+        self.join_wire_bytes = 0  # the handshake and the welcome (which carries the map)
         self.moves = 0
         self.refused = ""
         self.view_messages = 0
@@ -115,6 +117,7 @@ async def _play(player: Player, ws: WireCounting, stats: dict, stop_at: float) -
         kind = data["type"]
         if kind == "welcome":
             player.token, player.seat = data["token"], data["seat"]
+            player.join_wire_bytes = ws.wire_bytes
         elif kind == "ack":
             sent = player.acks.pop(data["ref"], None)
             if sent is not None:
@@ -220,7 +223,8 @@ async def run_rooms(rooms: int, seconds: float) -> dict:
         cpu = cpu_seconds(host.pid) - cpu0
         players = [p for run in runs for p in run.players]
         received = sum(p.bytes for p in players)
-        wire = sum(p.wire_bytes for p in players)
+        wire = sum(p.wire_bytes - p.join_wire_bytes for p in players)
+        joining = sum(p.join_wire_bytes for p in players)
         failed = [f"{p.room.code} {p.name}: " + (p.refused or (repr(task.exception()) if task.exception() else "")
                                                   or "joined but never moved")
                   for p, task in zip(players, tasks) if p.refused or task.exception() or not p.moves]
@@ -233,7 +237,7 @@ async def run_rooms(rooms: int, seconds: float) -> dict:
             "view_bytes": statistics.mean(stats["view_bytes"]) if stats["view_bytes"] else float("nan"),
             "bytes_per_move_per_player": received / max(1, stats["moves"]) / len(players) * rooms,
             "wire_per_move_per_player": wire / max(1, stats["moves"]) / len(players) * rooms,
-            "played": len(players) - len(failed), "failed": failed,
+            "join_wire_per_player": joining / len(players), "played": len(players) - len(failed), "failed": failed,
             "cpu_percent": 100 * cpu / elapsed, "rss_mib": rss_mib(host.pid),
         }
     finally:
@@ -262,7 +266,7 @@ def main() -> None:
               f"p95 {r['spread_ms'][1]:.1f} ms, p99 {r['spread_ms'][2]:.1f} ms; ack p50 {r['ack_ms'][0]:.1f} ms, "
               f"p95 {r['ack_ms'][1]:.1f} ms; view {r['view_bytes'] / 1024:.1f} KiB, "
               f"{r['bytes_per_move_per_player'] / 1024:.2f} KiB of JSON and {r['wire_per_move_per_player'] / 1024:.2f} "
-              f"KiB on the wire per move per player; host CPU {r['cpu_percent']:.0f}% of a core, "
+              f"KiB on the wire per move per player (joining: {r['join_wire_per_player'] / 1024:.1f} KiB each, not counted); host CPU {r['cpu_percent']:.0f}% of a core, "
               f"{r['rss_mib']:.0f} MiB", flush=True)
 
 

@@ -30,6 +30,7 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Any, Callable
 
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
@@ -50,6 +51,13 @@ CALL_TIMEOUT_S = 10.0  # the longest the teacher's kernel waits for the host's l
 PING_INTERVAL_S = 5.0  # the host pings every connection this often...
 PING_TIMEOUT_S = 20.0  # ...and closes one whose pong has not come by then (a peer that stopped answering),
 CLOSE_TIMEOUT_S = 10.0  # ...dropping it when it does not answer the close either (websockets' default)
+DEFLATE = ServerPerMessageDeflateFactory(server_max_window_bits=15, client_max_window_bits=12,
+                                        compress_settings={"memLevel": 8})
+"""permessage-deflate as the host offers it: a view (about 5 KB of JSON) is compressed against the
+whole 32 KiB window of the views before it, so a move costs a seat about 0.1-0.2 KB on the wire
+instead of 1.1-1.3 KB with websockets' default 4 KiB window (which a view outgrows), for about
+100 KiB more memory per connection (issue 29 item 3; ``benchmarks/rooms.py`` prints both). The
+students' messages are small, so their window stays 4 KiB."""
 SKILLS = ("easy", "medium", "hard")
 
 __all__ = ["CALL_TIMEOUT_S", "LogEntry", "MAX_CONNECTIONS", "Room", "RoomHost", "SKILLS"]
@@ -171,7 +179,7 @@ class RoomHost:
     # ------------------------------------------------------------------ setting up
 
     async def _bind(self, port: int | None) -> tuple[int, str | None]:
-        options = dict(max_size=MAX_CLIENT_MESSAGE, max_queue=16, ping_interval=PING_INTERVAL_S,
+        options = dict(max_size=MAX_CLIENT_MESSAGE, max_queue=16, compression=None, extensions=[DEFLATE], ping_interval=PING_INTERVAL_S,
                        ping_timeout=PING_TIMEOUT_S, close_timeout=CLOSE_TIMEOUT_S, process_request=self._handshake,
                        create_connection=_CountingConnection)
         if port is not None:
