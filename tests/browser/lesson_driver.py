@@ -30,7 +30,7 @@ from urllib.parse import urlparse
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, sync_playwright
 
-from driver import CHROMIUM_ARGS, MAP_STATE, chromium_path
+from driver import CHROMIUM_ARGS, CUT_LABELS, MAP_STATE, chromium_path
 from room_driver import open_lab, restart_and_run_all
 
 from triviador_nb.i18n import _, ngettext, speaking
@@ -75,6 +75,7 @@ class LessonRun:
     report_sheets: list[str] = field(default_factory=list)
     report_players: list[str] = field(default_factory=list)
     formulas: int = 0  # cells openpyxl reads as formulas (must be 0)
+    cut: list[str] = field(default_factory=list)  # the Hungarian form's labels the page cut short
     screenshots: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -107,6 +108,8 @@ def choose_hungarian_and_teams(page: Page, run: LessonRun) -> None:
     language.select_option(label="Magyar")
     teams = page.locator(".widget-text", has_text=hu("or teams")).locator("input").first
     teams.wait_for(timeout=10_000)  # the form re-labelled itself in Hungarian
+    page.wait_for_timeout(400)
+    run.cut = page.evaluate(CUT_LABELS)  # the form's labels in Hungarian, none cut short ("Szabályren...")
     teams.fill(", ".join(TEAMS))
     teams.press("Tab")
     page.wait_for_timeout(400)
