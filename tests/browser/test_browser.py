@@ -204,6 +204,7 @@ def test_a_teacher_s_whole_lesson_in_hungarian(server_url, where):
     assert run.report_message.startswith(hu("Report saved: {xlsx} and {n} CSV files in {folder}").split("{")[0])
     assert run.report_sheets == ["players", "answers", "questions", "scores"]
     assert set(TEAMS) <= set(run.report_players)
+    assert run.report_header[:5] == ["játék", "hely", "játékos", "helyezés", "pontszám"], run.report_header
     assert run.formulas == 0
     assert run.cut == [], f"labels cut short in Hungarian: {run.cut}"
 

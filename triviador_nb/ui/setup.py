@@ -134,8 +134,8 @@ class GameSetup:
         # after a kernel restart: the games saved before this form was made (its own game is saved too)
         self.saved_choice = w.Dropdown(options=[(saved_label(g), str(g.path)) for g in self._saved],
                                        style=style, layout={"width": "560px"})
-        self.resume_button = w.Button(button_style="warning", icon="play", layout={"width": FIELD_WIDTH, "height": "44px"},
-                                      style={"font_weight": "bold"})
+        self.resume_button = w.Button(button_style="warning", icon="play",
+                                      layout={"width": FIELD_WIDTH, "height": "44px"}, style={"font_weight": "bold"})
         self.resume_button.on_click(self._in_language(self.resume_saved))
         self.saved_row = w.VBox([self.saved_choice, self.resume_button],
                                 layout={"display": None if self._saved else "none", "margin": "0 0 12px 0"})

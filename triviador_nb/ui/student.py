@@ -57,10 +57,11 @@ class StudentScreen:
         self.screen: GameScreen | None = None
         self._closed = False
         self.header = w.HTML()
+        label = {"description_width": "115px"}  # "Kód místnosti", "Tvoje jméno": never cut
         self.code_box = w.Text(value=code or "", placeholder="K7-PQ45", description=_("Room code"),
-                               layout={"width": "260px"}, style={"description_width": "90px"})
+                               layout={"width": "285px"}, style=label)
         self.name_box = w.Text(value=name or "", placeholder=_("your name"), description=_("Your name"),
-                               continuous_update=False, layout={"width": "320px"}, style={"description_width": "90px"})
+                               continuous_update=False, layout={"width": "345px"}, style=label)
         self.join_button = w.Button(description=_("Join"), button_style="primary", layout={"width": "120px",
                                                                                          "height": "40px"})
         if os.environ.get("JUPYTERHUB_USER") and hub_service_address() is not None:  # the hub says who you are
