@@ -192,13 +192,15 @@ def view_message(seat: int | None, held: bool, roles: dict[int, dict], view_json
     change); a teacher's projector view names its ``room``. Version 2 also
     sends ``bot_names``: the seats whose player the room named after its bot
     (``"Bot 3 (medium)"`` in the view, English), as data for the screen to
-    word in its language: ``{"2": {"number": 3, "skill": "medium"}}``."""
+    word in its language: ``{"2": {"number": 3, "skill": "medium"}}`` (left
+    out when there is none)."""
     head = {"seat": seat, "held": held}
     if room is not None:
         head["room"] = room
     if version >= 2:
         head["seats"] = {str(s): r for s, r in roles.items()}
-        head["bot_names"] = {str(s): {"number": s + 1, "skill": skill} for s, skill in (bot_names or {}).items()}
+        if bot_names:
+            head["bot_names"] = {str(s): {"number": s + 1, "skill": skill} for s, skill in bot_names.items()}
     else:
         head["roles"] = {str(s): legacy_role(r) for s, r in roles.items()}
     return dumps("view", version, **head)[:-1] + ',"view":' + view_json + "}"
