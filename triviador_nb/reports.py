@@ -7,8 +7,10 @@ answer and each player's answer and time; D10's points are in the other
 events), so a report can be made for any finished or unfinished game, and for
 several games together. Tables are :class:`~triviador_nb.exports.SafeTable`:
 their ``to_csv``/``to_excel`` write no cell a spreadsheet would run; their
-column names are data and stay English. The charts' titles and axis labels
-are in the language in use (:mod:`triviador_nb.i18n`).
+column names are data and stay English in code (``report.players["score"]``),
+while the files :meth:`Report.export` writes for the teacher head them in the
+language in use (:func:`translated_columns`). The charts' titles and axis
+labels are in the language in use (:mod:`triviador_nb.i18n`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from matplotlib.figure import Figure
 
 from .engine import Game
 from .exports import SafeTable, write_table
-from .i18n import _
+from .i18n import REPORT_COLUMN, LanguageError, _, pgettext, speaking
 
 
 @dataclass(frozen=True)
@@ -98,8 +100,11 @@ def report_table(games: Iterable[Game]) -> pd.DataFrame:
     every text cell inert (:class:`~triviador_nb.exports.SafeTable`); columns
     as in :class:`QuestionReport` plus ``correct_rate``."""
     rows = [dict(r.__dict__, correct_rate=r.correct_rate) for r in question_reports(games)]
-    columns = ["question", "kind", "text", "asked", "answers", "correct", "correct_rate", "median_off", "worst_off"]
-    return SafeTable(rows, columns=columns)
+    return SafeTable(rows, columns=QUESTION_COLUMNS)
+
+
+QUESTION_COLUMNS = ["question", "kind", "text", "asked", "answers", "correct", "correct_rate", "median_off",
+                    "worst_off"]
 
 
 ANSWER_COLUMNS = ["game", "number", "question", "kind", "purpose", "text", "seat", "player", "given", "correct",
@@ -175,6 +180,27 @@ def players_table(games: Sequence[Game]) -> SafeTable:
                 "median_ms": float(median(times)) if times else None,
             })
     return SafeTable(rows, columns=PLAYER_COLUMNS)
+
+
+#: Every column name of the report's tables (the template lists them for translators).
+REPORT_COLUMNS = tuple(dict.fromkeys([*QUESTION_COLUMNS, *ANSWER_COLUMNS, *PLAYER_COLUMNS, "event"]))
+
+
+def translated_columns(table: pd.DataFrame, ours: int | None = None) -> pd.DataFrame:
+    """``table`` with its first ``ours`` column headers (None: all) in the
+    language in use (``"player"`` -> ``"játékos"``), as the teacher's files
+    show them; the columns after them (the scores table's, headed by
+    players' own names) stay as they are. Two headers that would read the
+    same keep the English one of the second."""
+    seen: set[str] = set()
+    names = []
+    for i, column in enumerate(table.columns):
+        translate = column in REPORT_COLUMNS and (ours is None or i < ours)
+        name = pgettext(REPORT_COLUMN, column) if translate else column
+        name = column if name in seen else name
+        seen.add(name)
+        names.append(name)
+    return table.set_axis(names, axis="columns")
 
 
 def scores_table(game: Game) -> SafeTable:
@@ -279,10 +305,14 @@ class Report:
         """:func:`hardest_chart` of all the games."""
         return hardest_chart(self.games, top)
 
-    def export(self, path: str | Path) -> list[Path]:
+    def export(self, path: str | Path, language: str | None = None) -> list[Path]:
         """Write the report in one call: ``<path>.xlsx`` with the sheets
         ``players``, ``answers``, ``questions`` and ``scores`` (the last game),
-        and one CSV per table beside it (``<path>-players.csv``...); every
+        and one CSV per table beside it (``<path>-players.csv``...), their
+        column headers in the language in use (:func:`translated_columns`:
+        a Hungarian lesson's report reads ``játékos``, ``pontszám``; a
+        room host passes the room's ``language``, a code this kernel may not
+        have, then the kernel's language is used); every
         text cell inert, control characters shown as symbols
         (:mod:`triviador_nb.exports`). A suffix on ``path`` is dropped.
 
@@ -304,6 +334,7 @@ class Report:
         tables = {"players": self.players, "answers": self.answers, "questions": self.questions}
         if self.games:
             tables["scores"] = scores_table(self.games[-1])
+        tables = _headed(tables, language)
         base = free_report_name(base, list(tables))
         finals = report_files(base, list(tables))
         token = secrets.token_hex(4)
@@ -323,6 +354,17 @@ class Report:
                 left.unlink(missing_ok=True)
             raise
         return finals
+
+
+def _headed(tables: dict[str, pd.DataFrame], language: str | None) -> dict[str, pd.DataFrame]:
+    """The report's tables headed in ``language`` (None, or a code this
+    kernel has no catalogue for: the language in use); the scores table's
+    player columns as they are."""
+    try:
+        with speaking(language):
+            return {name: translated_columns(table, 2 if name == "scores" else None) for name, table in tables.items()}
+    except LanguageError:
+        return _headed(tables, None)
 
 
 def report_files(base: Path, tables: Sequence[str]) -> list[Path]:

@@ -11,13 +11,16 @@ It is pure: no widgets, no clock.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 from .engine.events import EVENT_CODES, Event
 from babel.numbers import format_decimal
 
 from .i18n import SOURCE, TERRITORY, N_, _, babel_locale, current_language, ngettext, pgettext
+
+if TYPE_CHECKING:
+    from .engine.view import View
 
 LETTERS = "ABCD"
 
@@ -86,6 +89,25 @@ def role_label(role: "str | Mapping[str, object]") -> str:
 def skill_label(skill: str) -> str:
     """A bot skill's name as players call it (``"medium"``)."""
     return _(SKILL_LABELS[skill]) if skill in SKILL_LABELS else skill
+
+
+def bot_name(number: int, skill: str) -> str:
+    """A bot's name on screen: ``"Bot 3 (medium)"`` (``"3. gép (közepes)"``)
+    for the bot playing seat ``number`` (1-based) at ``skill``."""
+    return _("Bot {n} ({skill})").format(n=number, skill=skill_label(skill))
+
+
+def with_bot_names(view: View, bots: Mapping[int, Mapping[str, object]]) -> View:
+    """``view`` with each bot that a room named after itself worded in the
+    language in use: ``bots`` is seat -> ``{"number": 3, "skill": "medium"}``
+    (a room's ``view.bot_names``, sent as data); other seats keep their
+    names. The same view when there is nothing to word."""
+    names = {seat: bot_name(int(bot.get("number", seat + 1)), str(bot.get("skill", "")))
+             for seat, bot in bots.items() if 0 <= seat < len(view.players)}
+    if not names:
+        return view
+    players = tuple(replace(p, name=names[p.seat]) if p.seat in names else p for p in view.players)
+    return replace(view, players=players)
 
 
 def colour_label(colour: str) -> str:

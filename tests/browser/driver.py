@@ -46,6 +46,16 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 HUMAN = "Your team"  # the notebook's name for the player at the screen
 
+# Labels of widgets (ours: JupyterLab's own have no widget classes) whose text the page cuts short
+# (an ellipsis instead of "Szabályrendszer").
+CUT_LABELS = """
+() => [...document.querySelectorAll(
+    '.widget-label, .widget-label-basic, .widget-button, .widget-select select, .widget-dropdown select')]
+  .filter(e => e.offsetParent !== null)
+  .filter(e => e.scrollWidth > e.clientWidth + 1 && (e.innerText || e.value || '').trim())
+  .map(e => (e.innerText || e.value || '').trim())
+"""
+
 # The map's scroll container: its nearest ancestor that scrolls (JupyterLab's
 # notebook panel), or null when the page itself scrolls (Voila).
 SCROLLER = """

@@ -30,10 +30,10 @@ from urllib.parse import urlparse
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, sync_playwright
 
-from driver import CHROMIUM_ARGS, MAP_STATE, chromium_path
+from driver import CHROMIUM_ARGS, CUT_LABELS, MAP_STATE, chromium_path
 from room_driver import open_lab, restart_and_run_all
 
-from triviador_nb.i18n import _, ngettext, speaking
+from triviador_nb.i18n import REPORT_COLUMN, _, ngettext, pgettext, speaking
 
 REPO = Path(__file__).resolve().parents[2]
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -75,6 +75,8 @@ class LessonRun:
     report_sheets: list[str] = field(default_factory=list)
     report_players: list[str] = field(default_factory=list)
     formulas: int = 0  # cells openpyxl reads as formulas (must be 0)
+    cut: list[str] = field(default_factory=list)  # the Hungarian form's labels the page cut short
+    report_header: list[str] = field(default_factory=list)  # the players sheet's column headers
     screenshots: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -107,6 +109,8 @@ def choose_hungarian_and_teams(page: Page, run: LessonRun) -> None:
     language.select_option(label="Magyar")
     teams = page.locator(".widget-text", has_text=hu("or teams")).locator("input").first
     teams.wait_for(timeout=10_000)  # the form re-labelled itself in Hungarian
+    page.wait_for_timeout(400)
+    run.cut = page.evaluate(CUT_LABELS)  # the form's labels in Hungarian, none cut short ("Szabályren...")
     teams.fill(", ".join(TEAMS))
     teams.press("Tab")
     page.wait_for_timeout(400)
@@ -222,7 +226,10 @@ def read_report(path: Path, run: LessonRun) -> None:
     book = openpyxl.load_workbook(path)
     run.report_sheets = book.sheetnames
     rows = list(book["players"].values)
-    run.report_players = [str(r[rows[0].index("player")]) for r in rows[1:]]
+    with speaking("hu"):  # the lesson's report heads its columns in Hungarian (issue 24)
+        player = pgettext(REPORT_COLUMN, "player")
+    run.report_header = [str(c) for c in rows[0]]
+    run.report_players = [str(r[rows[0].index(player)]) for r in rows[1:]]
     run.formulas = sum(1 for sheet in book for row in sheet.iter_rows() for cell in row if cell.data_type == "f")
     for written in path.parent.glob(path.stem + "*"):
         written.unlink()  # the lesson's files, not the repository's

@@ -204,4 +204,40 @@ def test_a_teacher_s_whole_lesson_in_hungarian(server_url, where):
     assert run.report_message.startswith(hu("Report saved: {xlsx} and {n} CSV files in {folder}").split("{")[0])
     assert run.report_sheets == ["players", "answers", "questions", "scores"]
     assert set(TEAMS) <= set(run.report_players)
+    assert run.report_header[:5] == ["játék", "hely", "játékos", "helyezés", "pontszám"], run.report_header
     assert run.formulas == 0
+    assert run.cut == [], f"labels cut short in Hungarian: {run.cut}"
+
+
+def test_a_hungarian_room_shows_no_english_word_of_ours(server_url):
+    """Issue 24, bug 4: host.ipynb with language="hu" and a student's
+    join.ipynb in a kernel whose environment says Hungarian. The join form
+    before joining, the lobby, the game (scoreboard, log, question headers:
+    the bots are worded by each screen) and the ranking say none of our
+    English sentences; the questions are the Hungarian bank's; the map is
+    credited alike on both pages; no label is cut short."""
+    import csv
+
+    from hungarian_room_driver import english_phrases, play_hungarian_room
+    from lesson_driver import hu
+
+    room = play_hungarian_room(server_url, OUT)
+    print(f"\nHungarian room {room.code}: {len(room.questions)} questions read, {room.seconds} s")
+    phrases = english_phrases()
+    assert len(phrases) > 200  # the check has our sentences to look for
+    pages = {"the student's form": room.form_text, "the student's screen": "\n".join(room.student_text),
+             "the teacher's screen": "\n".join(room.teacher_text)}
+    english = {where: sorted(p for p in phrases if p in text) for where, text in pages.items()}
+    assert english == {where: [] for where in pages}, english
+    assert hu("your name") in room.form_placeholders and hu("Join") in room.form_text
+    for where in ("the student's screen", "the teacher's screen"):
+        assert "3. gép (közepes)" in pages[where] and "Bot 3" not in pages[where], where
+        assert hu("Map: Made with Natural Earth") in pages[where], where
+    def questions(name):
+        with open(REPO / "question_banks" / f"{name}.csv", encoding="utf-8", newline="") as handle:
+            return {row["question"].strip() for row in csv.DictReader(handle)}
+
+    hungarian, english_bank = questions("hungarian_hu"), questions("general_knowledge_en")
+    asked = [q for q in room.questions if q in hungarian or q in english_bank]  # (not the reveal's lines)
+    assert asked and all(q in hungarian for q in asked), room.questions
+    assert room.over and room.cut == [], room.cut

@@ -4,6 +4,8 @@ See :mod:`triviador_nb.banks.csv_bank` for the file format.
 """
 
 from triviador_nb.banks.csv_bank import (
+    DEFAULT_BANK,
+    language_bank,
     check_and_load_bank,
     builtin_bank_names,
     builtin_bank_path,
@@ -16,6 +18,8 @@ from triviador_nb.banks.csv_bank import (
 from triviador_nb.banks.problems import BankError, BankProblem
 
 __all__ = [
+    "DEFAULT_BANK",
+    "language_bank",
     "check_and_load_bank",
     "BankError",
     "BankProblem",

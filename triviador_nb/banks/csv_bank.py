@@ -198,6 +198,24 @@ def builtin_bank_names() -> list[str]:
     return sorted(path.stem for path in data_dir("question_banks").glob("*.csv"))
 
 
+DEFAULT_BANK = "general_knowledge_en"  #: the questions of a game given none, in a language with no bank of its own
+
+
+def language_bank(bank: str, code: str) -> str | None:
+    """The built-in bank in language ``code`` to put in place of ``bank``
+    (when the setup form's language changes, and for ``play``, ``host`` and
+    ``teach`` given no bank): only when ``bank`` is a built-in bank of
+    another language
+    (``general_knowledge_en`` -> ``hungarian_hu``; ``pt_BR`` looks for a
+    ``_pt`` bank); a teacher's own files are never replaced. None: keep
+    ``bank``."""
+    names = builtin_bank_names()
+    language = code.split("_")[0].split("@")[0]  # pt_BR: the Portuguese bank
+    if bank not in names or bank.endswith(f"_{language}"):
+        return None
+    return next((name for name in names if name.endswith(f"_{language}")), None)
+
+
 def load_builtin_bank(name: str = "general_knowledge_en") -> QuestionBank:
     """Load the built-in bank ``name`` (see :func:`builtin_bank_names`).
 

@@ -43,8 +43,11 @@ SOURCE = "en"  #: the language the code is written in
 LOCALES = Path(__file__).resolve().parent / "locales"
 TEMPLATE = LOCALES / f"{DOMAIN}.pot"
 
-#: msgctxt of names that are not sentences (``pgettext(TERRITORY, "Eastern Europe")``).
+#: msgctxt of names that are not sentences (``pgettext(TERRITORY, "Eastern Europe")``); CATEGORY: a
+#: built-in bank's category (``"Arts & Literature"``), DIFFICULTY: a question's (``"easy"``),
+#: REPORT_COLUMN: a column header of the saved report (``"player"``).
 TERRITORY, MAP, RULE_SET = "territory", "map", "rule set"
+CATEGORY, DIFFICULTY, REPORT_COLUMN = "category", "difficulty", "report column"
 
 
 class LanguageWarning(UserWarning):
@@ -79,8 +82,9 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 def pgettext(context: str, message: str) -> str:
     """A name in the language in use: ``context`` is :data:`TERRITORY`,
-    :data:`MAP` or :data:`RULE_SET`; a name with no translation is shown as
-    it is (a county's own name needs none)."""
+    :data:`MAP`, :data:`RULE_SET`, :data:`CATEGORY`, :data:`DIFFICULTY` or
+    :data:`REPORT_COLUMN`; a name with no translation is shown as it is (a
+    county's own name needs none, nor a category a teacher's bank made up)."""
     return translation().pgettext(context, message)
 
 
@@ -137,6 +141,34 @@ def speaking(code: str | None) -> Iterator[str]:
         yield code
     finally:
         _speaking.reset(token)
+
+
+#: Environment variables that name the kernel's locale, first found first
+#: (``TRIVIADOR_NB_LANGUAGE``, then the POSIX ones a hub's spawner or a
+#: desktop sets: ``LANGUAGE`` is a ``:``-separated list).
+LANGUAGE_VARIABLES = ("TRIVIADOR_NB_LANGUAGE", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def environment_language(environ: dict[str, str] | None = None) -> str | None:
+    """The language the kernel's environment asks for, when there is a
+    catalogue for it: the first of :data:`LANGUAGE_VARIABLES` naming one
+    (``LANG=hu_HU.UTF-8`` -> ``"hu"``; ``C``, ``POSIX`` and English's
+    regional codes -> ``"en"``); None when none does. A JupyterHub sets
+    them per user (``c.Spawner.environment``), so a student's join form
+    speaks the student's language before any room is joined."""
+    environ = os.environ if environ is None else environ
+    for variable in LANGUAGE_VARIABLES:
+        for value in (environ.get(variable) or "").split(":"):
+            code = value.split(".")[0].split("@")[0].strip()
+            if code in ("C", "POSIX"):
+                return SOURCE
+            if not code:
+                continue
+            try:
+                return _known(code)
+            except LanguageError:
+                continue
+    return None
 
 
 def user_languages_dir() -> Path:

@@ -23,7 +23,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 from .._version import __version__
-from . import DOMAIN, LOCALES, MAP, RULE_SET, TEMPLATE, TERRITORY
+from . import CATEGORY, DIFFICULTY, DOMAIN, LOCALES, MAP, REPORT_COLUMN, RULE_SET, TEMPLATE, TERRITORY
 from .checks import fields
 from .reading import read_catalogue
 
@@ -93,19 +93,27 @@ def marked_in_code() -> list[tuple[str | tuple[str, str], str | None, str]]:
             elif name == "ngettext" and len(texts) >= 2 and texts[0] and texts[1]:
                 found.append(((texts[0], texts[1]), None, relative))
             elif name == "pgettext" and len(texts) >= 2 and texts[1] and isinstance(node.args[0], ast.Name):
-                contexts = {"TERRITORY": TERRITORY, "MAP": MAP, "RULE_SET": RULE_SET}
+                contexts = {"TERRITORY": TERRITORY, "MAP": MAP, "RULE_SET": RULE_SET, "CATEGORY": CATEGORY,
+                            "DIFFICULTY": DIFFICULTY, "REPORT_COLUMN": REPORT_COLUMN}
                 found.append((texts[1], contexts.get(node.args[0].id, node.args[0].id), relative))
     return found
 
 
 def _names() -> list[tuple[str, str]]:
+    from ..banks import builtin_bank_names, load_builtin_bank
     from ..engine.rules import RULE_SETS
     from ..maps import builtin_map_titles, load_builtin_map
+    from ..reports import REPORT_COLUMNS
 
     names = [(r.title, RULE_SET) for r in RULE_SETS]
     names += [(title, MAP) for title in builtin_map_titles().values()]
     for map_name in ENGLISH_NAMED_MAPS:
         names += [(name, TERRITORY) for name in load_builtin_map(map_name).board.names.values()]
+    for bank_name in builtin_bank_names():  # the built-in banks' categories and difficulties are English words
+        bank = load_builtin_bank(bank_name)
+        names += [(category, CATEGORY) for category in bank.categories() if category]
+        names += [(difficulty, DIFFICULTY) for difficulty in bank.difficulties() if difficulty]
+    names += [(column, REPORT_COLUMN) for column in REPORT_COLUMNS]
     return names
 
 

@@ -104,6 +104,19 @@ def builtin_map_path(name: str) -> Path:
     return data_dir("maps") / f"{name}{MAP_SUFFIX}"
 
 
+def builtin_map_dir() -> Path:
+    """The folder of the shipped maps."""
+    return data_dir("maps")
+
+
+def is_builtin_map(game_map: GameMap) -> bool:
+    """Whether ``game_map`` is one of the shipped maps (made from Natural
+    Earth, see maps/NOTICE: its attribution says so), not a teacher's own
+    file; a map made in code with no file counts as shipped."""
+    source = game_map.source_path
+    return source is None or Path(source).parent.resolve() == builtin_map_dir().resolve()
+
+
 def load_builtin_map(name: str) -> GameMap:
     """Load the shipped map ``name`` (e.g. ``"hungary"``).
 

@@ -30,7 +30,8 @@ from ..engine import Action
 from ..engine.view import View
 from ..maps import GameMap
 from . import codes
-from .protocol import LANGUAGE_CODE, MAX_HOST_MESSAGE, ProtocolError, action_intent, clean_name, dumps, map_from_plain
+from .protocol import (LANGUAGE_CODE, MAX_HOST_MESSAGE, ProtocolError, action_intent, bot_names, clean_name, dumps,
+                       map_from_plain)
 
 ACK_TIMEOUT_S = 5.0  # the longest a click waits for the host's answer
 JOIN_TIMEOUT_S = 8.0  # the longest join() waits for the first answer
@@ -119,7 +120,9 @@ class RoomClient:
         seat: the seat (None: waiting in the lobby or watching).
         game_map: the map the host sent; view: the seat's latest view (None
             before Start); held: the teacher holds the game; roles: seat ->
-            who plays it; lobby: the latest lobby message.
+            who plays it; bot_names: seat -> ``{"number", "skill"}`` of the
+            bots the view names "Bot 3 (medium)" (the screen words them);
+            lobby: the latest lobby message.
         language: the room's language code (``"hu"``), from its ``welcome``;
             None from a host that does not send one.
         status: ``"connecting"``, ``"joined"``, ``"reconnecting"``,
@@ -156,6 +159,7 @@ class RoomClient:
         self.view_at = 0.0
         self.held = False
         self.roles: dict[int, dict | str] = {}
+        self.bot_names: dict[int, dict] = {}
         self.lobby: dict[str, Any] = {}
         self.language: str | None = None
         self.status = "connecting"
@@ -342,6 +346,7 @@ class RoomClient:
                 self.view = View.from_dict(data["view"])
                 self.view_at = time.monotonic()
                 self.held = bool(data.get("held"))
+                self.bot_names = bot_names(data)
                 if isinstance(data.get("seats"), dict):  # version 2: roles as data, worded by the screen
                     self.roles = {int(k): v for k, v in data["seats"].items() if isinstance(v, dict)}
                 else:

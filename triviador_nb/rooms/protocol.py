@@ -41,7 +41,7 @@ from typing import Any
 
 from ..engine import Action, Attack, ChoiceAnswer, GuessAnswer, Pick, Rebuild
 from ..engine.board import Board
-from ..maps import GameMap
+from ..maps import GameMap, builtin_map_dir, is_builtin_map
 
 VERSION = 2
 VERSIONS = (1, 2)  # what a host reads; it answers each connection in the version it joined with
@@ -187,17 +187,35 @@ def legacy_role(data: dict) -> str:
 
 
 def view_message(seat: int | None, held: bool, roles: dict[int, dict], view_json: str, version: int = VERSION,
-                 room: str | None = None) -> str:
+                 room: str | None = None, bot_names: dict[int, str] | None = None) -> str:
     """``view``: ``view_json`` is :meth:`View.to_json` (made once per seat and
-    change); a teacher's projector view names its ``room``."""
+    change); a teacher's projector view names its ``room``. Version 2 also
+    sends ``bot_names``: the seats whose player the room named after its bot
+    (``"Bot 3 (medium)"`` in the view, English), as data for the screen to
+    word in its language: ``{"2": {"number": 3, "skill": "medium"}}`` (left
+    out when there is none)."""
     head = {"seat": seat, "held": held}
     if room is not None:
         head["room"] = room
     if version >= 2:
         head["seats"] = {str(s): r for s, r in roles.items()}
+        if bot_names:
+            head["bot_names"] = {str(s): {"number": s + 1, "skill": skill} for s, skill in bot_names.items()}
     else:
         head["roles"] = {str(s): legacy_role(r) for s, r in roles.items()}
     return dumps("view", version, **head)[:-1] + ',"view":' + view_json + "}"
+
+
+def bot_names(data: dict) -> dict[int, dict]:
+    """A ``view`` message's ``bot_names`` as seat -> ``{"number", "skill"}``
+    (what is not of that shape is left out; ``{}`` from a host that sends
+    none: its views' names are shown as they are)."""
+    sent = data.get("bot_names")
+    if not isinstance(sent, dict):
+        return {}
+    return {int(seat): {"number": bot["number"], "skill": bot["skill"]} for seat, bot in sent.items()
+            if isinstance(seat, str) and seat.isdigit() and isinstance(bot, dict)
+            and type(bot.get("number")) is int and isinstance(bot.get("skill"), str)}
 
 
 def ack(ref: int, status: str, code: str, reason: str, ms: int | None, version: int = VERSION) -> str:
@@ -397,10 +415,14 @@ def action_intent(action: Action) -> dict:
 
 def map_to_plain(game_map: GameMap) -> dict:
     """What a player's screen needs to draw ``game_map``: names, borders,
-    geometry, label points and framing (nothing of the game)."""
+    geometry, label points and framing (nothing of the game), and where it
+    comes from for the line under it (``"builtin"``: a shipped map, made
+    with Natural Earth; else the teacher's ``"file"`` name), so every screen
+    credits it alike."""
     board = game_map.board
     return {
         "name": board.name, "title": game_map.title, "center": list(game_map.center), "zoom": game_map.zoom,
+        "builtin": is_builtin_map(game_map), "file": Path(game_map.source_path or f"{board.name}.geojson").name,
         "bounds": [list(game_map.bounds[0]), list(game_map.bounds[1])],
         "territories": [{"id": t, "name": board.names[t], "borders": sorted(board.adjacency[t]),
                          "label": list(game_map.labels[t]), "geometry": game_map.features[t]["geometry"]}
@@ -424,9 +446,17 @@ def map_from_plain(data: Any) -> GameMap:
         return GameMap(board=board, title=str(data["title"]), center=tuple(data["center"]),
                        zoom=float(data["zoom"]), bounds=((s, w), (n, e)),
                        labels={t["id"]: tuple(t["label"]) for t in territories}, features=features,
-                       source_path=Path(f"{data['name']}.geojson"))
+                       source_path=_sent_source(data))
     except (KeyError, TypeError, ValueError) as error:
         raise ProtocolError("bad_field", f"the room sent a map this screen cannot read ({error})") from None
+
+
+def _sent_source(data: dict) -> Path:
+    """The source a sent map is credited with: a shipped map's own file
+    (``"builtin"``), else the file name the teacher's map was read from (a
+    host that did not say: the map's name)."""
+    file = str(data.get("file") or f"{data['name']}.geojson")
+    return builtin_map_dir() / Path(file).name if data.get("builtin", False) else Path(Path(file).name)
 
 
 def _need(ok: bool, field: str, what: str) -> None:

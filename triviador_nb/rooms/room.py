@@ -69,6 +69,8 @@ class Room:
         self.journal_path: Path | None = None  # where the game is journalled once it starts (None: nowhere)
         self.journal: Journal | None = None
         self.specs: dict[str, Any] = {}  # how the journal names the map and bank (names or paths)
+        #: seat -> skill of each bot the game names after itself ("Bot 3 (medium)"), fixed at Start
+        self.bot_names: dict[int, str] = {}
         self.map_json = json.dumps(map_to_plain(game_map), ensure_ascii=False, separators=(",", ":"))
         self._listeners: list[Callable[[], None]] = []
 
@@ -234,6 +236,7 @@ class Room:
     def _new_game_maker(self) -> Callable[[int, frozenset[str]], tuple[Game, dict[int, Bot]]]:
         record = self.record
         names = [record.seat_name(s) for s in range(record.seats)]
+        self.bot_names = {s: skill for s in range(record.seats) if (skill := record.named_bot(s)) is not None}
 
         def new_game(seed: int | None, asked_before: frozenset[str] = frozenset()) -> tuple[Game, dict[int, Bot]]:
             game = Game(self.rules, self.game_map.board, self.bank, seed, names=names, asked_before=asked_before,

@@ -604,7 +604,8 @@ class Rooms(Teaching):
                 for conn in connections:
                     key = (seat, conn.version)
                     if key not in texts:
-                        texts[key] = protocol.view_message(seat, table.held, roles, views[seat], conn.version)
+                        texts[key] = protocol.view_message(seat, table.held, roles, views[seat], conn.version,
+                                                           bot_names=room.bot_names)
                     conn.peer.send(texts[key])
         room._notify()
 

@@ -76,8 +76,17 @@ class RoomRecord:
         if people:
             return people[0] if len(people) == 1 else ", ".join(people[:-1]) + " & " + people[-1]
         if seat in self.bots:
-            return f"Bot {seat + 1} ({self.bots[seat]})"
+            return f"Bot {seat + 1} ({self.bots[seat]})"  # the record's name; screens word it (named_bot)
         return f"Seat {seat + 1}"
+
+    def named_bot(self, seat: int) -> str | None:
+        """The skill of the bot ``seat`` is named after (:meth:`seat_name`
+        is ``"Bot 3 (medium)"``), or None when a team name or people name
+        it: screens word that name in their own language from the seat and
+        the skill (``view.bot_names``)."""
+        if seat in self.seat_names or self.seated(seat) or seat not in self.bots:
+            return None
+        return self.bots[seat]
 
 
 class RoomStore(Protocol):

@@ -29,7 +29,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from ..engine.view import View
 from ..maps import GameMap
 from . import protocol
-from .protocol import MAX_HOST_MESSAGE, ProtocolError, map_from_plain
+from .protocol import MAX_HOST_MESSAGE, ProtocolError, bot_names, map_from_plain
 
 COMMAND_TIMEOUT_S = 30.0  # the longest a command waits (opening a room reads a bank and a map)
 CONNECT_TIMEOUT_S = 8.0
@@ -63,7 +63,8 @@ class TeacherClient:
         states: code -> the latest ``room`` message (lobby, roles, held,
             over, can_undo, people with ``connected``, refusals).
         views: code -> the projector view (None before Start); held: code ->
-            the teacher holds the game; view_at: code -> when it arrived.
+            the teacher holds the game; view_at: code -> when it arrived;
+            bot_names: code -> the view's bots to word (as ``RoomClient``'s).
         maps: code -> the room's map.
         who: the teacher as the host knows them.
         status: ``"connected"``, ``"reconnecting"`` or ``"closed"``.
@@ -79,6 +80,7 @@ class TeacherClient:
         self.codes: list[str] = []
         self.states: dict[str, dict] = {}
         self.views: dict[str, View | None] = {}
+        self.bot_names: dict[str, dict[int, dict]] = {}
         self.held: dict[str, bool] = {}
         self.view_at: dict[str, float] = {}
         self.maps: dict[str, GameMap] = {}
@@ -271,6 +273,7 @@ class TeacherClient:
             elif kind == "view":
                 code = data["room"]
                 self.views[code] = View.from_dict(data["view"])
+                self.bot_names[code] = bot_names(data)
                 self.held[code] = bool(data.get("held"))
                 self.view_at[code] = time.monotonic()
             elif kind == "done":

@@ -146,7 +146,7 @@ class Teaching:
         from ..reports import Report  # (pandas and openpyxl: only when a report is asked for)
 
         with tempfile.TemporaryDirectory() as folder:
-            written = Report(list(room.table.games)).export(Path(folder) / "report")
+            written = Report(list(room.table.games)).export(Path(folder) / "report", language=room.language)
             return {"files": {p.name: base64.b64encode(p.read_bytes()).decode("ascii") for p in written}}
 
     def _open_from_wire(self, owner: str, args: dict) -> Room:
@@ -202,7 +202,8 @@ class Teaching:
         conn.peer.send(protocol.room_state(self.room_state(room), room.map_json if with_map else None))
         if room.table is not None:
             conn.peer.send(protocol.view_message(None, room.table.held, room.roles(),
-                                                 room.table.view(None).to_json(), room=room.code))
+                                                 room.table.view(None).to_json(), room=room.code,
+                                                 bot_names=room.bot_names))
 
     def _tell_teachers(self, room: Room) -> None:
         for conn in list(self._teachers):

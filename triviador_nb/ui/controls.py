@@ -232,7 +232,8 @@ class TeacherControls:
         self.report_button = self._button(_("Save report"), "info", "table", self._report_clicked,
                                           _("Write what the class answered, as a spreadsheet (xlsx) and CSV "
                                             "files, into the notebook's folder"))
-        self.timed = w.Checkbox(value=True, description=_("Time team answers when I enter them"), indent=False)
+        self.timed = w.Checkbox(value=True, description=_("Time team answers when I enter them"), indent=False,
+                                layout={"width": "auto"})  # the Hungarian and Czech sentences are longer: never cut
         self.message = w.HTML()
         self.saved = w.HTML()
         self.entries: dict[int, w.Password] = {}
@@ -245,7 +246,7 @@ class TeacherControls:
             box.description = name
             box.style = {"description_width": "initial"}
             box.observe(lambda change, s=seat: self._speaking(self._entered, s) if change["new"] else None, "value")
-            button = w.Button(description=_("Enter"), layout={"width": "18%", "height": "40px"},
+            button = w.Button(description=_("Enter"), layout={"width": "18%", "min_width": "110px", "height": "40px"},
                               tooltip=_("Enter {team}'s answer").format(team=name))
             button.on_click(lambda _b, s=seat: self._speaking(self._entered, s))
             status = w.HTML(layout={"width": "40%"})

@@ -31,8 +31,9 @@ from babel.dates import format_skeleton, format_time
 
 from ..classroom import Clock
 from ..classroom.journal import SavedGame, read_journal, saved_games
-from ..i18n import (MAP, RULE_SET, SOURCE, LanguageError, LanguageWarning, N_, _, babel_locale, current_language,
-                    language_notes, languages, ngettext, pgettext, set_language, speaking, translation)
+from ..i18n import (CATEGORY, DIFFICULTY, MAP, RULE_SET, SOURCE, LanguageError, LanguageWarning, N_, _, babel_locale,
+                    current_language, language_notes, languages, ngettext, pgettext, set_language, speaking,
+                    translation)
 from .teacher import skill_name
 
 SKILLS = ("easy", "medium", "hard")
@@ -46,6 +47,10 @@ QUESTIONS_PER_GAME = {
     "long-campaign": {"guess": 17, "choice": 39},
 }
 PACES = ((N_("realistic"), 1.0), (N_("quick"), 0.5), (N_("fast"), 0.3))
+TEAM_COUNTS = (2, 3)  #: how many teams can share a screen (the rule sets' 2 or 3 seats)
+#: The form's field widths: labels wide enough for the longest Hungarian and
+#: Czech ones ("Szabályrendszer", "nebo soubor mapy"), never cut.
+LABEL_WIDTH, FIELD_WIDTH = "140px", "390px"
 YOUR_TEAM = N_("Your team")  # the default name of the person at the screen
 N_("Merge features with the same name")  # maps.MERGE_LABEL, the merge box's label: marked here for extraction
 
@@ -56,8 +61,14 @@ class GameSetup:
     Args:
         rules, map, bank, you, bots, seed, pace, clock: the form's first
             settings (see :func:`~.single_screen.play`); ``you`` None: "Your
-            team" in the form's language.
-        teams: team names sharing the screen (``"Foxes, Owls"``), or None.
+            team" in the form's language; ``bank`` None, or a built-in bank
+            of another language when ``language`` is not given with it
+            (after a Hungarian lesson the form opens in Hungarian): the
+            built-in bank in the form's language (a teacher's own file is
+            kept).
+        teams: team names sharing the screen (``"Foxes, Owls"``), a number
+            of teams (2 or 3: "Team A", "Team B"... in the form's language,
+            renamed when the language changes), or None.
         folded: the form starts folded into one line above the game (the
             projector: the class sees the game).
         language: the form's first language (``"hu"``; None: the kernel's).
@@ -74,22 +85,25 @@ class GameSetup:
     def __init__(self, rules: str = "conquiztador", map: str = "hungary", bank: str | None = None,
                  you: str | None = None, bots: Sequence[str] | None = None, seed: int | None = None,
                  pace: float = 1.0, clock: Clock | None = None, language: str | None = None,
-                 teams: str | Sequence[str] | None = None, folded: bool = False):
+                 teams: int | str | Sequence[str] | None = None, folded: bool = False):
         self._saved = saved_games(limit=8)  # read once: the list below and the language after a restart
         unreadable = ""
+        chosen = language is not None and bank is not None  # both given: a teacher's own pairing stays
         if language is None:
             language, unreadable = _saved_language(self._saved)
         with speaking(language) as self.language:
+            if not chosen and bank is not None:  # a built-in bank of another language: this language's
+                bank = language_bank(str(bank), self.language) or bank
             self._build(rules, map, bank, you, bots, seed, pace, clock, teams, folded)
             if unreadable:  # the saved games' language: its file broke since; the form speaks the kernel's
                 self.error.value = warning_html(unreadable) + self.error.value
 
     def _build(self, rules: str, map: str, bank: str | None, you: str | None, bots: Sequence[str] | None,
-               seed: int | None, pace: float, clock: Clock | None, teams: str | Sequence[str] | None,
+               seed: int | None, pace: float, clock: Clock | None, teams: int | str | Sequence[str] | None,
                folded: bool) -> None:
         self._clock = clock
-        style = {"description_width": "90px"}
-        wide = {"width": "320px"}
+        style = {"description_width": LABEL_WIDTH}
+        wide = {"width": FIELD_WIDTH}
         self.language_choice = w.Dropdown(options=[(name, code) for code, name in languages().items()],
                                           value=self.language, style=style, layout=wide)
         self.rules = w.Dropdown(options=self._rule_options(), value=find_rule_set(rules).name, style=style,
@@ -105,24 +119,23 @@ class GameSetup:
             bank = language_bank(DEFAULT_BANK, self.language) or DEFAULT_BANK
         self.bank = w.Text(value=str(bank), style=style, layout=wide)
         self.bank.continuous_update = False
-        self.categories = w.SelectMultiple(style=style, layout={"width": "320px", "height": "110px"})
-        self.difficulties = w.SelectMultiple(style=style, layout={"width": "320px", "height": "80px"})
+        self.categories = w.SelectMultiple(style=style, layout={"width": FIELD_WIDTH, "height": "110px"})
+        self.difficulties = w.SelectMultiple(style=style, layout={"width": FIELD_WIDTH, "height": "80px"})
         self.enough = w.HTML()
         self.you = w.Text(value=_(YOUR_TEAM) if you is None else you, style=style, layout=wide)
-        self.teams = w.Text(value=teams if isinstance(teams, str) else ", ".join(teams or ()), style=style,
-                            layout=wide)
+        self.teams = w.Text(value=team_names(teams), style=style, layout=wide)
         self.bots = [w.Dropdown(options=self._skill_options(), style=style, layout=wide) for _i in range(3)]
         self.pace = w.Dropdown(options=self._pace_options(), value=pace if pace in dict(PACES).values() else 1.0,
                                style=style, layout=wide)
         self.seed = w.Text(value="" if seed is None else str(seed), style=style, layout=wide)
-        self.new_game = w.Button(button_style="success", layout={"width": "320px", "height": "44px"},
+        self.new_game = w.Button(button_style="success", layout={"width": FIELD_WIDTH, "height": "44px"},
                                  style={"font_weight": "bold"})
         self.error = w.HTML()
         # after a kernel restart: the games saved before this form was made (its own game is saved too)
         self.saved_choice = w.Dropdown(options=[(saved_label(g), str(g.path)) for g in self._saved],
                                        style=style, layout={"width": "560px"})
-        self.resume_button = w.Button(button_style="warning", icon="play", layout={"width": "320px", "height": "44px"},
-                                      style={"font_weight": "bold"})
+        self.resume_button = w.Button(button_style="warning", icon="play",
+                                      layout={"width": FIELD_WIDTH, "height": "44px"}, style={"font_weight": "bold"})
         self.resume_button.on_click(self._in_language(self.resume_saved))
         self.saved_row = w.VBox([self.saved_choice, self.resume_button],
                                 layout={"display": None if self._saved else "none", "margin": "0 0 12px 0"})
@@ -218,8 +231,8 @@ class GameSetup:
         labels = [(self.saved_choice, [(saved_label(g), str(g.path)) for g in self._saved]),
                   (self.rules, self._rule_options()), (self.map, self._map_options()),
                   (self.pace, self._pace_options()), *((d, self._skill_options()) for d in self.bots)]
-        labels += [(control, [(value or _("(none)"), value) for _label, value in control.options])
-                   for control in (self.categories, self.difficulties)]
+        labels += [(control, [(name(value), value) for _label, value in control.options])
+                   for control, name in ((self.categories, category_name), (self.difficulties, difficulty_name))]
         self._relabelling = True
         try:
             for control, options in labels:
@@ -247,9 +260,12 @@ class GameSetup:
         old, self.language = self.language, code
         with speaking(old):
             default_before = _(YOUR_TEAM)
+            teams_before = [team_names(n) for n in TEAM_COUNTS]
         with speaking(code):
             if self.you.value.strip() == default_before:
                 self.you.value = _(YOUR_TEAM)
+            if self.teams.value.strip() in teams_before:  # the default names: in the new language too
+                self.teams.value = team_names(TEAM_COUNTS[teams_before.index(self.teams.value.strip())])
             self._label()
             self._relabel()
             other = language_bank(self.bank.value.strip(), code)
@@ -310,12 +326,12 @@ class GameSetup:
             self._bank, self._bank_error = None, str(error)
             self.enough.value = warning_html(str(error))
             return
-        for control, values in ((self.categories, self._bank.categories()),
-                                (self.difficulties, self._bank.difficulties())):
+        for control, values, name in ((self.categories, self._bank.categories(), category_name),
+                                      (self.difficulties, self._bank.difficulties(), difficulty_name)):
             offered = {value for _, value in control.options}
             chosen = set(control.value)
             if offered != set(values):  # a different bank: offer and choose all of its values
-                control.options = [(v or _("(none)"), v) for v in values]
+                control.options = [(name(v), v) for v in values]
                 chosen = set(values)
             control.value = tuple(v for v in values if v in chosen)
         self._say_if_enough()
@@ -464,6 +480,39 @@ class GameSetup:
         self.error.value = "".join(f'<div class="tnb-note">{escape(warning)}</div>' for warning in game_map.warnings)
         if game_map.source_path != self._previewed.source_path:
             self._show_preview(game_map)
+
+
+def team_names(teams: int | str | Sequence[str] | None) -> str:
+    """The form's teams field for ``teams``: a number of teams (2 or 3) as
+    the default names in the language in use (``"Team A, Team B"``,
+    ``"A csapat, B csapat"``); the English defaults as the language's own
+    (a notebook written in English opened in Hungarian); names as given.
+
+    Raises:
+        ValueError: a number of teams other than 2 or 3.
+    """
+    if isinstance(teams, int) and not isinstance(teams, bool):
+        if teams not in TEAM_COUNTS:
+            raise ValueError(f"teams is 2 or 3 teams sharing the screen, not {teams}")
+        return ", ".join(_("Team {letter}").format(letter=letter) for letter in "ABC"[:teams])
+    text = teams if isinstance(teams, str) else ", ".join(teams or ())
+    with speaking(SOURCE):
+        english = {team_names(n): n for n in TEAM_COUNTS}
+    return team_names(english[text.strip()]) if text.strip() in english else text
+
+
+def category_name(category: str) -> str:
+    """A category as the form lists it: a built-in bank's (English) category
+    in the language in use (``"Arts & Literature"`` -> ``"Művészet és
+    irodalom"``), a teacher's own as written, none as "(none)"."""
+    return pgettext(CATEGORY, category) if category else _("(none)")
+
+
+def difficulty_name(difficulty: str) -> str:
+    """A question's difficulty as the form lists it: ``easy``, ``medium``
+    and ``hard`` (the bank format's words) in the language in use, another
+    as written, none as "(none)"."""
+    return pgettext(DIFFICULTY, difficulty) if difficulty else _("(none)")
 
 
 def _saved_language(saved: Sequence[SavedGame]) -> tuple[str | None, str]:

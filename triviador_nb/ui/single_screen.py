@@ -8,7 +8,8 @@ import math
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..banks import builtin_bank_names, resolve_bank
+from ..banks import DEFAULT_BANK, language_bank, resolve_bank
+from .. import words
 from ..bots import Bot
 from ..bots.bot import SKILLS
 from ..classroom import Clock, JournalError, new_secret, read_journal, rebuild_games
@@ -17,10 +18,9 @@ from ..engine import Game, find_rule_set
 from ..i18n import N_, RULE_SET, _, ngettext, pgettext, set_language, speaking
 from ..maps import GameMap, resolve_map
 from .app import GameApp
-from .teacher import HostScreen, language_here, resume_rooms, skill_name
+from .teacher import HostScreen, language_here, resume_rooms
 
 YOUR_TEAM = N_("Your team")  # play()'s name for the person at the screen, in the game's language
-DEFAULT_BANK = "general_knowledge_en"  #: the questions of a game given none, in a language with no bank of its own
 
 
 def play(map: str | Path | GameMap = "hungary", bank: object = None,
@@ -186,20 +186,6 @@ def resume(path: str | Path | Sequence[str | Path], map: str | Path | GameMap | 
     return app
 
 
-def language_bank(bank: str, code: str) -> str | None:
-    """The built-in bank in language ``code`` to put in place of ``bank``
-    (when the form's language changes, and for :func:`play` given no bank):
-    only when ``bank`` is a built-in bank of another language
-    (``general_knowledge_en`` -> ``hungarian_hu``; ``pt_BR`` looks for a
-    ``_pt`` bank); a teacher's own files are never replaced. None: keep
-    ``bank``."""
-    names = builtin_bank_names()
-    language = code.split("_")[0].split("@")[0]  # pt_BR: the Portuguese bank
-    if bank not in names or bank.endswith(f"_{language}"):
-        return None
-    return next((name for name in names if name.endswith(f"_{language}")), None)
-
-
 def setup_problems(setup: object) -> list[str]:
     """What is wrong with a journal's setup (as :func:`play` writes it), one
     clause each, all at once; ``[]`` when :func:`resume` can rebuild the
@@ -257,8 +243,7 @@ def _app(setup: dict, game_map: GameMap, question_bank: Any, clock: Clock | None
     rule_set = find_rule_set(setup["rules"])
     humans, skills = list(setup["humans"]), dict(enumerate(setup["bots"], start=len(setup["humans"])))
     with speaking(language):
-        names = humans + [_("Bot {n} ({skill})").format(n=i, skill=skill_name(s))
-                          for i, s in enumerate(setup["bots"], start=1)]
+        names = humans + [words.bot_name(i, s) for i, s in enumerate(setup["bots"], start=1)]
 
     def new_game(game_seed: int | None, asked_before: frozenset[str] = frozenset()) -> tuple[Game, dict[int, Bot]]:
         game = Game(rule_set, game_map.board, question_bank, game_seed, names=names, asked_before=asked_before,

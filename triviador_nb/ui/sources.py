@@ -13,7 +13,8 @@ from typing import Callable
 from ..classroom import Ack, Clock, Timer
 from ..engine import Action
 from ..engine.view import View
-from ..i18n import N_, _
+from .. import words
+from ..i18n import N_, _, current_language
 from ..rooms.client import RoomClient
 from ..rooms.teacher_client import TeacherClient
 
@@ -96,6 +97,20 @@ class _WireSource:
     def call_later(self, delay_s: float, callback: Callable[[], None]) -> Timer:
         return self.clock.call_later(delay_s, callback)
 
+    _worded_for: tuple[View, str] | None = None  # (the view as it came, the language) of _worded
+    _worded: View | None = None
+
+    def _in_words(self, view: View | None, bots: dict[int, dict]) -> View | None:
+        """``view`` with the room's bots named in the screen's language
+        (:func:`~triviador_nb.words.with_bot_names`), made once per view
+        and language."""
+        if view is None or not bots:
+            return view
+        key = (view, current_language())
+        if self._worded_for is None or self._worded_for[0] is not view or self._worded_for[1] != key[1]:
+            self._worded, self._worded_for = words.with_bot_names(view, bots), key
+        return self._worded
+
     def report_html(self) -> str:
         return ""
 
@@ -136,7 +151,7 @@ class RemoteSource(_WireSource):
         return self.client.view_at
 
     def view(self, seat: int | None) -> View:
-        return self.client.view
+        return self._in_words(self.client.view, self.client.bot_names)
 
     def submit(self, seat: int, intent: Action, state_id: str | None = None) -> Ack:
         return self.client.submit(intent, state_id)
@@ -168,7 +183,7 @@ class ProjectorSource(_WireSource):
         return self.client.view_at.get(self.code, time.monotonic())
 
     def view(self, seat: int | None) -> View:
-        return self._view()
+        return self._in_words(self._view(), self.client.bot_names.get(self.code, {}))
 
     def submit(self, seat: int, intent: Action, state_id: str | None = None) -> Ack:
         return Ack("rejected", "not_your_seat", "the projector plays no seat")

@@ -17,7 +17,7 @@ import ipywidgets as w
 
 from ..classroom import Clock, LoopClock
 from .. import words
-from ..i18n import _, set_language, speaking
+from ..i18n import SOURCE, _, current_language, environment_language, set_language, speaking
 from ..rooms import CodeError, JoinError, RoomClient, codes, room_url
 from .hub import hub_service_address, hub_token_for
 from .sources import RemoteSource, notice_text, refusal_text
@@ -34,7 +34,9 @@ class StudentScreen:
         clock: the loop the widgets live on (the kernel's by default).
         language: the student's choice of language (``"cs"``); None: the
             room's language once joined (the teacher's), or the kernel's
-            before, or when this kernel has no catalogue for the room's.
+            before, or when this kernel has no catalogue for the room's; a
+            kernel never told a language speaks its environment's
+            (``LANG=hu_HU.UTF-8``: :func:`~triviador_nb.i18n.environment_language`).
 
     Attributes:
         language: the code of the language the screen speaks now.
@@ -45,7 +47,7 @@ class StudentScreen:
 
     def __init__(self, code: str | None = None, name: str | None = None, address: str | None = None,
                  clock: Clock | None = None, language: str | None = None):
-        with speaking(language) as self.language:
+        with speaking(language or _form_language()) as self.language:
             self._chosen = language is not None
             self._build(code, name, address, clock)
 
@@ -55,10 +57,11 @@ class StudentScreen:
         self.screen: GameScreen | None = None
         self._closed = False
         self.header = w.HTML()
+        label = {"description_width": "115px"}  # "Kód místnosti", "Tvoje jméno": never cut
         self.code_box = w.Text(value=code or "", placeholder="K7-PQ45", description=_("Room code"),
-                               layout={"width": "260px"}, style={"description_width": "90px"})
+                               layout={"width": "285px"}, style=label)
         self.name_box = w.Text(value=name or "", placeholder=_("your name"), description=_("Your name"),
-                               continuous_update=False, layout={"width": "320px"}, style={"description_width": "90px"})
+                               continuous_update=False, layout={"width": "345px"}, style=label)
         self.join_button = w.Button(description=_("Join"), button_style="primary", layout={"width": "120px",
                                                                                          "height": "40px"})
         if os.environ.get("JUPYTERHUB_USER") and hub_service_address() is not None:  # the hub says who you are
@@ -186,6 +189,14 @@ def _is_code(code: str) -> bool:
         return False
 
 
+def _form_language() -> str | None:
+    """The join form's language before a room is joined, when no language
+    was chosen: the kernel's once it was set (``set_language``), else the
+    one the kernel's environment asks for (a hub sets ``LANG`` per user),
+    else None (the kernel's: English)."""
+    return environment_language() if current_language() == SOURCE else None
+
+
 def join(code: str | None = None, name: str | None = None, address: str | None = None,
          language: str | None = None) -> StudentScreen:
     """Join the teacher's room and play your seat.
@@ -199,7 +210,8 @@ def join(code: str | None = None, name: str | None = None, address: str | None =
         language: the language of your screen (``"cs"``), made this
             kernel's language (:func:`triviador_nb.i18n.set_language`); None:
             the teacher's (the room's), or this kernel's when it does not have
-            the teacher's.
+            the teacher's; before joining, the kernel's, or its environment's
+            (``LANG``) when the kernel was never told one.
 
     Returns:
         The :class:`StudentScreen` (the cell's value). Run the cell again with

@@ -27,7 +27,7 @@ from typing import Any, Sequence
 
 import ipywidgets as w
 
-from ..banks import resolve_bank
+from ..banks import DEFAULT_BANK, language_bank, resolve_bank
 from ..classroom import Clock, JournalError, LoopClock, read_journal
 from ..classroom.journal import needed as _given, new_journal_path
 from .. import words
@@ -399,14 +399,16 @@ def _shown_address(address: str) -> str:
     return address
 
 
-def host(rules: str = "conquiztador", map: Any = "hungary", bank: Any = "general_knowledge_en", rooms: int = 1,
+def host(rules: str = "conquiztador", map: Any = "hungary", bank: Any = None, rooms: int = 1,
          address: str = "127.0.0.1", port: int | None = None, seed: int | None = None,
          pace: float = 1.0, journal: bool = True, language: str | None = None,
          names_per_person: int = 1) -> HostScreen:
     """Open game rooms for students on their own kernels; show codes, lobby and projector.
 
     Args:
-        rules, map, bank: as for :func:`play`.
+        rules, map, bank: as for :func:`play`; ``bank`` None: the built-in
+            questions in ``language`` (``hungarian_hu`` for ``"hu"``;
+            ``general_knowledge_en`` for a language with none).
         rooms: how many rooms (a class of 30 in ten 3-player games: 10).
         address: ``"127.0.0.1"`` when students use this machine (JupyterHub);
             ``"0.0.0.0"`` for laptops on the classroom network.
@@ -441,6 +443,8 @@ def host(rules: str = "conquiztador", map: Any = "hungary", bank: Any = "general
         raise ValueError(f"rooms is a number of rooms from 1 to 50, not {rooms!r}")
     if language is not None:
         set_language(language)  # before the port is taken: a wrong code leaves nothing open
+    if bank is None:
+        bank = language_bank(DEFAULT_BANK, current_language()) or DEFAULT_BANK
     room_host = RoomHost(address, port, names_per_person=names_per_person)
     try:
         opened = [room_host.open_room(rules, map, bank, seed=None if seed is None else seed + i, pace=pace,
@@ -461,7 +465,7 @@ def host(rules: str = "conquiztador", map: Any = "hungary", bank: Any = "general
 
 
 def teach(url: str, key: str | None = None, rules: str = "conquiztador", map: Any = "hungary",
-          bank: Any = "general_knowledge_en", rooms: int = 1, language: str | None = None,
+          bank: Any = None, rooms: int = 1, language: str | None = None,
           pace: float | None = None) -> HostScreen:
     """The teacher's screen of a room host running elsewhere: a
     ``triviador-nb host`` process, or a JupyterHub service. The same screen
@@ -487,6 +491,8 @@ def teach(url: str, key: str | None = None, rules: str = "conquiztador", map: An
         raise ValueError(f"rooms is a number of rooms from 0 to 50, not {rooms!r}")
     if language is not None:
         set_language(language)
+    if bank is None:
+        bank = language_bank(DEFAULT_BANK, language or current_language()) or DEFAULT_BANK
     client = TeacherClient(url, key=key, hub_token=None if key is not None else hub_token_for(url))
     try:
         for _i in range(rooms):
