@@ -174,7 +174,7 @@ def test_the_podium_shows_the_first_three_with_scores_and_colours():
     first = v.players[v.ranking[0]]
     colours = {"red": "#CC3311", "blue": "#0077BB", "green": "#009988"}
     assert f'tnb-podium-1" style="order:2"' in html  # the winner stands in the middle
-    assert f'background:{colours[first.colour]};height:9em">1st<' in html
+    assert f'background:{colours[first.colour]};height:4.2em"><span>1st</span>' in html
 
 
 def test_players_who_share_a_place_stand_on_one_step():
@@ -183,6 +183,9 @@ def test_players_who_share_a_place_stand_on_one_step():
     assert podium_steps(v) == [(1, (v.ranking[0], v.ranking[1])), (3, (v.ranking[2],))]
     html = podium_html(v)
     assert ">1st<" in html and ">3rd<" in html and ">2nd<" not in html
+    colours = {"red": "#CC3311", "blue": "#0077BB", "green": "#009988"}
+    first, second = (colours[v.players[seat].colour] for seat in v.ranking[:2])
+    assert f"background:linear-gradient(90deg, {first} 0% 50%, {second} 50% 100%)" in html  # both colours
     assert standing(v) == {v.ranking[0]: 1, v.ranking[1]: 1, v.ranking[2]: 3}
     assert place_text(v, v.ranking[1]) == "You are 1st of 3 (a shared place)"
     assert place_text(v, v.ranking[2]) == "You are 3rd of 3"

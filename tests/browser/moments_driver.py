@@ -47,6 +47,7 @@ class MomentsReport:
     sizes: dict = field(default_factory=dict)  # cue -> bytes of the file it was played from
     podium: dict = field(default_factory=dict)  # page -> the podium's steps' text
     podium_box: dict = field(default_factory=dict)  # page -> the podium's size, px
+    scores: dict = field(default_factory=dict)  # page -> the scores at the end, in seat order
     place: list[str] = field(default_factory=list)  # the player's place lines seen
     screenshots: list[str] = field(default_factory=list)
 
@@ -93,13 +94,26 @@ def _answered_line(page: Page) -> str:
     return line.inner_text() if line.count() and line.is_visible() else ""
 
 
+def _scores_differ(page: Page, seconds: float) -> bool:
+    """Wait (at most ``seconds``) until the scoreboard's scores are not all equal: a podium with steps."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        scores = [score.inner_text() for score in page.locator(".tnb-scores .tnb-score").all()]
+        if len(set(scores)) > 1:
+            return True
+        page.wait_for_timeout(250)
+    return False
+
+
 def _end_and_podium(page: Page, out: Path, report: MomentsReport, key: str) -> None:
+    _scores_differ(page, 60)  # play on (the bots and the timers choose territories) until someone leads
     page.get_by_role("button", name="End game").first.click()
     podium = page.locator(".tnb-podium").first
     podium.wait_for(timeout=30_000)
     podium.scroll_into_view_if_needed()
     page.wait_for_timeout(800)
     report.podium[key] = [step.inner_text() for step in page.locator(".tnb-podium-col").all()]
+    report.scores[key] = [score.inner_text() for score in page.locator(".tnb-scores .tnb-score").all()]
     box = podium.bounding_box()
     report.podium_box[key] = {"width": round(box["width"]), "height": round(box["height"])}
     page.evaluate("window.scrollTo(0, 0)")

@@ -22,7 +22,8 @@ from ..i18n import _, babel_locale, pgettext
 
 PLACE_CSS = """
 <style>
-.tnb-place-line { font-size: 22px; font-weight: bold; padding: 4px 10px; margin: 4px 0; border-radius: 8px;
+.tnb-place { margin: 0 8px 0 auto; }  /* beside the title, on the right */
+.tnb-place-line { font-size: 20px; font-weight: bold; padding: 2px 10px; border-radius: 8px; white-space: nowrap;
   background: #EAF3FA; border: 2px solid #0077BB; }
 </style>
 """

@@ -1,7 +1,8 @@
 """The podium at the end of a game (issue 24): the first three places, big.
 
 Made from the view alone (its final ``ranking`` and ``places``): each place
-is a step in the colour of the player on it (their seat number on the
+is a step in the colour of the player on it (a shared step in stripes of
+each one's colour) (their seat number on the
 swatch, as on the map), with the name and the score; the first place stands
 in the middle and highest. Players who share a place (D13, D16) stand on one
 step together, and the next place counts them all (two first places, then
@@ -22,7 +23,7 @@ from .panels import swatch
 from .place import ordinal
 
 PLACES_SHOWN = 3  #: places on the podium
-STEP_HEIGHT = {1: "9em", 2: "6.2em", 3: "4.2em"}  #: in the step's own font size
+STEP_HEIGHT = {1: "4.2em", 2: "3em", 3: "2.1em"}  #: in the podium's font size (40 px on a projector)
 ORDER = {1: 2, 2: 1, 3: 3}  #: where each place stands, left to right (CSS order)
 
 PODIUM_CSS = """
@@ -36,9 +37,10 @@ PODIUM_CSS = """
 .tnb-podium-who .tnb-swatch { width: 1.1em; height: 1.1em; line-height: 1.1em; font-size: 0.8em; }
 .tnb-podium-1 .tnb-podium-who { font-size: 1.25em; }
 .tnb-podium-score { font-size: 0.9em; margin: 0.1em 0 0.25em 0; color: #333; }
-.tnb-podium-step { border-radius: 0.3em 0.3em 0 0; color: #fff; font-weight: bold; font-size: 1.6em;
-  display: flex; align-items: flex-start; justify-content: center; padding-top: 0.15em;
+.tnb-podium-step { border-radius: 0.3em 0.3em 0 0; color: #fff; font-weight: bold;
+  display: flex; align-items: flex-start; justify-content: center; padding-top: 0.1em; box-sizing: border-box;
   text-shadow: 0 0 3px #000, 0 0 2px #000; border: 2px solid #1B1B1B; border-bottom: none; }
+.tnb-podium-step span { font-size: 1.5em; line-height: 1.1; }
 </style>
 """
 
@@ -72,15 +74,23 @@ def podium_html(view: View) -> str:
             people.append(f'<div class="tnb-podium-who">{swatch(colour, str(seat + 1))} '
                           f'<span class="tnb-podium-name">{escape(p.name)}</span></div>'
                           f'<div class="tnb-podium-score">{escape(points)}</div>')
-        colour = seat_colour(view.players[seats[0]].colour)
+        colours = [seat_colour(view.players[seat].colour) for seat in seats]
+        colour = colours[0] if len(colours) == 1 else _stripes(colours)  # a shared step: each player's colour
         columns.append(
             f'<div class="tnb-podium-col tnb-podium-{place}" style="order:{ORDER[place]}">'
             f'{"".join(people)}'
             f'<div class="tnb-podium-step" style="background:{colour};height:{STEP_HEIGHT[place]}">'
-            f'{escape(ordinal(place))}</div></div>')
+            f'<span>{escape(ordinal(place))}</span></div></div>')
     heading = escape(_("Final ranking"))
     return (f'<div class="tnb-podium" role="status" aria-label="{heading}">'
             f'<div class="tnb-podium-row">{"".join(columns)}</div></div>')
+
+
+def _stripes(colours: list[str]) -> str:
+    """A CSS background of equal upright stripes, one per colour."""
+    width = 100 / len(colours)
+    stops = ", ".join(f"{c} {i * width:g}% {(i + 1) * width:g}%" for i, c in enumerate(colours))
+    return f"linear-gradient(90deg, {stops})"
 
 
 class Podium:

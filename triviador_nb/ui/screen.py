@@ -302,13 +302,14 @@ class GameScreen:
                                   layout={"width": "100%", "height": "40px", "visibility": "hidden"})
         self.by_name.observe(lambda change: self._guarded(self._named, change["new"]), "value")
         self.start_button = self._big_button(_("Start the game"), "primary", self.start)
-        self.side = side = w.VBox([self.scoreboard.widget, self.place.widget, self.start_button, self.get_ready,
+        self.side = side = w.VBox([self.scoreboard.widget, self.start_button, self.get_ready,
                                    self.message, self.panel.widget, self.answered.widget, turn_controls, self.by_name, self.ranking, self.play_again, self.report_box, self.reveal,
                                    self.log],
                       layout={"flex": "1 1 0", "min_width": "300px", "padding": "0 0 0 12px",
                               "overflow": "visible"})
-        title_row = w.HBox([self.title, self.sound], layout={"width": "100%", "justify_content": "space-between",
-                                                             "align_items": "center"})
+        # the place and the sound switch beside the title: no line of their own to push the question down
+        title_row = w.HBox([self.title, self.place.widget, self.sound],
+                           layout={"width": "100%", "align_items": "center"})
         self.widget = w.VBox([w.HTML(CSS + PLACE_CSS + ANSWERED_CSS + PODIUM_CSS), title_row, self.status,
                               self.podium.widget, w.HBox([self.map_view.widget, side], layout={"align_items": "flex-start",
                                                                           "width": "100%"})],

@@ -20,6 +20,7 @@ on (a reload) turns it off, since it cannot play before a click.
 
 from __future__ import annotations
 
+import uuid
 from importlib import resources
 
 import anywidget
@@ -44,17 +45,32 @@ def cue_file(name: str) -> bytes:
 
 
 _ESM = r"""
+// a loudspeaker, with waves when on (drawn: an emoji needs a font the projector may not have)
+const SPEAKER = '<svg class="tnb-sound-icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">'
+  + '<path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>';
+const WAVES = '<path d="M15.5 8.5a5 5 0 0 1 0 7M18.5 5.5a9 9 0 0 1 0 13" stroke="currentColor" stroke-width="2" '
+  + 'fill="none" stroke-linecap="round"/>';
+const MUTED = '<path d="M16 9l5 6M21 9l-5 6" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>';
+
 function label(model, button) {
   const on = model.get("on");
-  button.textContent = on ? model.get("label_on") : model.get("label_off");
+  button.innerHTML = SPEAKER + (on ? WAVES : MUTED) + "</svg> ";
+  button.append(on ? model.get("label_on") : model.get("label_off"));
   button.setAttribute("aria-checked", on ? "true" : "false");
   button.classList.toggle("tnb-sound-on", on);
 }
 
+const pages = new Map();  // the widget's key -> its audio in this page (shared by its views)
+
+function audioOf(model) {
+  const key = model.get("key");
+  if (!pages.has(key)) pages.set(key, { context: null, buffers: {}, views: [] });
+  return pages.get(key);
+}
+
 export default {
   initialize({ model }) {
-    const audio = { context: null, buffers: {} };
-    model.tnbAudio = audio;
+    const audio = audioOf(model);
     if (model.get("on")) {  // a page loaded (or reloaded) with sound on cannot play before a click: say it is off
       model.set("on", false);
       model.save_changes();
@@ -88,7 +104,7 @@ export default {
     });
   },
   render({ model, el }) {
-    const audio = model.tnbAudio;
+    const audio = audioOf(model);
     audio.views = [...(audio.views || []), el];
     const button = document.createElement("button");
     button.type = "button";
@@ -132,16 +148,18 @@ class Sound(anywidget.AnyWidget):
     _esm = _ESM
     _css = """
     .tnb-sound-switch { font-size: 16px; padding: 4px 12px; border-radius: 16px; border: 2px solid #555;
-      background: #fff; color: #1B1B1B; cursor: pointer; white-space: nowrap; }
+      background: #fff; color: #1B1B1B; cursor: pointer; white-space: nowrap; display: inline-flex;
+      align-items: center; gap: 6px; }
     .tnb-sound-switch.tnb-sound-on { border-color: #0077BB; background: #EAF3FA; font-weight: bold; }
     """
     on = traitlets.Bool(False).tag(sync=True)
     files = traitlets.Dict().tag(sync=True)
     label_on = traitlets.Unicode("").tag(sync=True)
     label_off = traitlets.Unicode("").tag(sync=True)
+    key = traitlets.Unicode("").tag(sync=True)  # names this widget's audio in the page (sent when it opens)
 
     def __init__(self, **kwargs: object) -> None:
-        super().__init__(label_on=_("🔊 Sound on"), label_off=_("🔈 Sound off"), **kwargs)
+        super().__init__(label_on=_("Sound on"), label_off=_("Sound off"), key=uuid.uuid4().hex, **kwargs)
         self.sent: list[str] = []
         self.observe(self._switched, "on")
 
