@@ -218,7 +218,7 @@ def snapshot(game: Game) -> tuple:
     return (
         copy.deepcopy(game.players), copy.deepcopy(game.territories), list(game.events),
         list(game.actions), list(game.pick_queue), copy.deepcopy(game.battle), copy.deepcopy(game.attack),
-        copy.deepcopy(game.question), game.phase, game.ranking, game._rng.getstate(),
+        copy.deepcopy(game.question), game.phase, game.ranking, game._chance.state(),
     )
 
 

@@ -161,3 +161,24 @@ def test_a_deck_taking_a_question_drawn_in_this_pass_counts_it_once():
     drawn = [deck.draw()[0] for _ in range(3)]
     assert sorted([first, *drawn]) == ["a", "b", "c", "d"]  # the pass still holds each question once
     assert deck.draw()[1] is True  # and then the deck reshuffles, on time
+
+
+def test_keyed_draws_are_even_and_independent_of_each_other():
+    """Issue 28 (engine/chance.py): with a secret, each option order is its
+    own keyed draw: the correct option stands in each place about a quarter
+    of the time (D2), and where it stood last time says nothing of the next."""
+    from collections import Counter
+
+    from triviador_nb.engine.chance import keyed_rng
+
+    places = []
+    for k in range(4000):
+        order = [0, 1, 2, 3]
+        keyed_rng("5e" * 16, f"options:{k}:q").shuffle(order)
+        places.append(order.index(0))
+    assert all(850 < n < 1150 for n in Counter(places).values())  # 1000 each, sd 27
+    same = sum(a == b for a, b in zip(places, places[1:]))
+    assert 850 < same < 1150  # the next place is the last one a quarter of the time, not more
+    one, two = keyed_rng("5e" * 16, "options:0:q"), keyed_rng("5e" * 16, "options:0:q")
+    assert [one.random() for _ in range(3)] == [two.random() for _ in range(3)]  # the same draw when replayed
+    assert keyed_rng("5e" * 16, "options:1:q").random() != keyed_rng("5e" * 16, "options:0:q").random()

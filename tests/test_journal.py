@@ -197,7 +197,8 @@ JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_s
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(line=st.integers(0, 6), key=st.sampled_from(["setup", "map", "bank", "journal", "game", "entry", "record",
-                                                   "seed", "names", "bases", "rules", "burned", "humans"]),
+                                                   "seed", "names", "bases", "rules", "burned", "humans",
+                                                   "secret"]),
        value=JSONISH)
 def test_a_forged_journal_is_refused_with_a_journal_error_only(tmp_path, line, key, value):
     """Review: forged headers and lines raised KeyError, TypeError, RecursionError."""
@@ -210,7 +211,7 @@ def test_a_forged_journal_is_refused_with_a_journal_error_only(tmp_path, line, k
         clock.advance(3.0)
     lines = [json.loads(x) for x in source.read_text(encoding="utf-8").splitlines()]
     target = lines[min(line, len(lines) - 1)]
-    if "game" in target and key in ("seed", "names", "bases", "rules", "burned"):
+    if "game" in target and key in ("seed", "names", "bases", "rules", "burned", "secret"):
         target["game"][key] = value
     elif line == 0 and key == "humans":
         target["setup"]["humans"] = value

@@ -14,78 +14,16 @@ import json
 from types import SimpleNamespace
 
 import pytest
-from room_helpers import move_for
+from room_helpers import Wire, fast_open, move_for
 
-from triviador_nb.classroom import ManualClock
 from triviador_nb.engine.view import View
 from triviador_nb.rooms import protocol
-from triviador_nb.rooms.rooms import JOIN_WITHIN_S, KEY_OWNER, Rooms
-
-
-class MemoryPeer:
-    """A connection that keeps every message it was sent, parsed."""
-
-    def __init__(self, address: str = "127.0.0.1", identity=None):
-        self.address, self.identity = address, identity
-        self.sent: list[dict] = []
-        self.closed_with: tuple[int, str] | None = None
-
-    def send(self, text: str) -> None:
-        self.sent.append(json.loads(text))
-
-    def close(self, code: int, reason: str) -> None:
-        self.closed_with = (code, reason)
-
-    def last(self, kind: str) -> dict:
-        return next(m for m in reversed(self.sent) if m["type"] == kind)
-
-    def all(self, kind: str) -> list[dict]:
-        return [m for m in self.sent if m["type"] == kind]
-
-
-class Wire:
-    """Rooms on a manual clock, and helpers to talk to them as a client would."""
-
-    def __init__(self):
-        self.clock = ManualClock()
-        self.rooms = Rooms(self.clock, host_part="22", teacher_key="the-teachers-key", journals=False)
-        self.refs = iter(range(1, 10_000))
-
-    def connect(self, **peer):
-        peer = MemoryPeer(**peer)
-        return peer, self.rooms.connect(peer)
-
-    def send(self, conn, **message):
-        version = message.pop("v", protocol.VERSION)
-        self.rooms.receive(conn, json.dumps({"v": version, **message}))
-
-    def teacher(self, key="the-teachers-key", **peer):
-        peer, conn = self.connect(**peer)
-        self.send(conn, type="teacher", key=key)
-        return peer, conn
-
-    def op(self, teacher, op, room="", **args) -> dict:
-        peer, conn = teacher
-        ref = next(self.refs)
-        self.rooms.receive(conn, protocol.op(ref, op, room, args))
-        return next(m for m in reversed(peer.sent) if m["type"] == "done" and m["ref"] == ref)
-
-    def student(self, code, name, token=None, v=protocol.VERSION, **peer):
-        peer, conn = self.connect(**peer)
-        self.send(conn, v=v, type="join", room=code, name=name, map=False, **({"token": token} if token else {}))
-        return peer, conn
+from triviador_nb.rooms.rooms import JOIN_WITHIN_S, KEY_OWNER
 
 
 @pytest.fixture
 def wire():
     return Wire()
-
-
-def fast_open(wire, teacher, **args):
-    done = wire.op(teacher, "open_room", rules="conquiztador", map="hungary", bank="general_knowledge_en", seed=5,
-                   pace=0.02, **args)
-    assert done["status"] == "ok", done
-    return done["result"]["room"]
 
 
 def play(wire, players, until, seconds=600.0, step=0.05):

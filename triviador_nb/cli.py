@@ -436,6 +436,9 @@ def _add_host_parser(commands: argparse._SubParsersAction) -> None:
                       help="address to listen on (default: 127.0.0.1; 0.0.0.0 for a classroom network)")
     host.add_argument("--port", type=_positive_int, default=None,
                       help="port (default: a free one in 41000-41960, named by the room codes)")
+    host.add_argument("--names-per-person", type=_positive_int, default=1, metavar="N",
+                      help="names one person (a Unix or hub user, a laptop's address) may hold in a room "
+                      "(default: 1; more when students share one account)")
     host.add_argument("--start-after", type=float, default=60.0, metavar="S",
                       help="start a room S seconds after its first student joined (default: 60)")
     host.add_argument("--pace", type=float, default=1.0, help="bot and result pace (default: 1.0)")
@@ -468,7 +471,7 @@ def _run_host(args: argparse.Namespace) -> int:
         print(f"{PROG} host: --teachers-group goes with --hub", file=sys.stderr)
         return 2
     try:
-        room_host = RoomHost(args.address, args.port, hub=hub)
+        room_host = RoomHost(args.address, args.port, hub=hub, names_per_person=args.names_per_person)
     except OSError as error:
         print(f"{PROG} host: cannot listen on {args.address}: {error}", file=sys.stderr)
         return 2

@@ -2,13 +2,18 @@
 
 A bot reads the game (including the correct answer, which it "knows" with the
 probability its skill gives), and returns one legal action. Every decision
-draws from a ``random.Random`` seeded from the game seed, the bot's seat and
-the moment it decides (the record position of the open question's draw and
-the question's id, or the record's length and the stage), never from a
-stream that earlier decisions moved on: so a bot-only game is fully
-determined by the seed, and a bot asked again after the teacher's undo
-answers the same question with the same value and time, and makes the same
-move (D16).
+draws from a ``random.Random`` of its own, named by the bot's seat and the
+moment it decides (the record position of the open question's draw and the
+question's id, or the record's length and the stage), never from a stream
+that earlier decisions moved on: so a bot-only game is fully determined by
+its chance, and a bot asked again after the teacher's undo answers the same
+question with the same value and time, and makes the same move (D16).
+
+In a game with a secret (a room, issue 28) that RNG is keyed by the game's
+secret (:func:`~triviador_nb.engine.chance.keyed_rng`): a guess's error is
+drawn afresh for every question and nobody without the secret can work it
+out, so a bot's answer shown to anyone tells nothing of the correct one. In
+a game with a number alone it is seeded from the bot's ``seed``, as always.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import random
 from dataclasses import dataclass
 
 from ..engine import Action, Attack, ChoiceAnswer, Game, GuessAnswer, Pick, Rebuild
+from ..engine.chance import keyed_rng
 from ..engine.view import prompt_id
 
 
@@ -56,13 +62,14 @@ class Bot:
         seat: the 0-based seat it plays.
         skill: a :class:`BotSkill` or its name.
         seed: the game's seed (combined with the seat and the moment for the
-            RNG of each decision, D16).
+            RNG of each decision, D16); not used in a game with a secret,
+            whose secret keys every decision instead.
 
     Raises:
         ValueError: an unknown skill name (the known ones are listed).
     """
 
-    def __init__(self, seat: int, skill: BotSkill | str = MEDIUM, seed: int = 0):
+    def __init__(self, seat: int, skill: BotSkill | str = MEDIUM, seed: int | None = 0):
         if isinstance(skill, str) and skill not in SKILLS:
             raise ValueError(f"unknown bot skill {skill!r}; known skills: {', '.join(SKILLS)}")
         self.seat = seat
@@ -73,7 +80,7 @@ class Bot:
     def act(self, game: Game) -> Action:
         """Return this bot's action for the game's current stage: the same
         action whenever it is asked at the same moment of a game with the same
-        seed, however many undos came before (D16).
+        seed or secret, however many undos came before (D16).
 
         Raises:
             ValueError: when the game does not await this bot's seat.
@@ -81,7 +88,10 @@ class Bot:
         if self.seat not in game.current_players():
             raise ValueError(f"the game does not await seat {self.seat + 1} ({game.stage})")
         moment = game.question.question.id if game.question is not None else game.stage
-        self._rng = random.Random(f"bot:{self.seed}:{self.seat}:{prompt_id(game)}:{moment}")
+        if game.secret is not None:
+            self._rng = keyed_rng(game.secret, f"bot:{self.seat}:{prompt_id(game)}:{moment}")
+        else:
+            self._rng = random.Random(f"bot:{self.seed}:{self.seat}:{prompt_id(game)}:{moment}")
         if game.stage == "answer":
             return self._answer(game)
         if game.stage in ("base", "pick"):

@@ -193,7 +193,8 @@ class Journal:
             self._file = self.path.open("a", encoding="utf-8")
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = self.path.open("x", encoding="utf-8")
+            # the teacher's alone (0600): it holds the seat keys and the games' secrets (issue 28)
+            self._file = open(self.path, "x", encoding="utf-8", opener=lambda name, flags: os.open(name, flags, 0o600))
             self._claim()  # before the first line: a stale .owner beside a journal deleted since is not ours
             game = table.game
             written = self._write([{"journal": JOURNAL_FORMAT, "triviador_nb": __version__, "setup": setup,

@@ -135,8 +135,10 @@ class Table:
         reveal_s: seconds a question's result stays before play goes on.
         think_s: seconds a bot takes to choose a territory.
         new_game: makes the next game for "Play again": ``new_game(seed,
-            asked_before)`` -> (game, bots); ``asked_before`` holds the ids of
-            every question asked at this table so far (D4).
+            asked_before)`` -> (game, bots); ``seed`` is the next game number
+            after a game with a number, None after a game with a secret (the
+            new game draws a fresh one: :func:`~.secret.new_secret`); ``asked_before``
+            holds the ids of every question asked at this table so far (D4).
         earlier: the games played at this table before ``game`` (a resumed
             journal's), so "Play again" and reports count them.
         get_ready_s: seconds of "get ready" after Start and "Play again"
@@ -176,6 +178,7 @@ class Table:
         self._game_no = len(self.games)
         self._rewrites = 0  # undos and corrections in this game (part of the state id)
         self._spent: dict[tuple[str, str], float] = {}  # (prompt, question) -> seconds it had run when left
+        self._by_bots: set[tuple[tuple[str, str], int]] = set()  # (moment, seat): a bot answered the open question
 
     @property
     def getting_ready(self) -> bool:
@@ -230,12 +233,17 @@ class Table:
     def view(self, seat: int | None) -> View:
         """What ``seat`` may see now (None: the projector), with the table's
         clock: started, paused (a result on screen or held) and time left.
+        An answer a bot gave for the seat (handed to a bot, maybe back since)
+        is not its ``my_answer`` until the reveal (issue 28: a hard bot's is
+        mostly the correct one).
 
         Raises:
             ValueError: not a seat of this game.
         """
         with self._lock:
             v = view(self.game, seat)
+            if v.question is not None and (self._moment(), seat) in self._by_bots:
+                v = replace(v, question=replace(v.question, my_answer=None))
             ready = self.get_ready_left()
             if (self.paused or ready) and v.question is not None:  # the next question is put after the pause, not before
                 v = replace(v, question=None, prompt=Prompt("wait"))
@@ -344,7 +352,9 @@ class Table:
             self._cancel_timers()
 
     def restart(self) -> None:
-        """The next game with the same settings and the next seed ("Play again").
+        """The next game with the same settings ("Play again"): a fresh secret
+        after a game with a secret, the next game number after one with a
+        number.
 
         Raises:
             RuntimeError: the table was made without ``new_game``.
@@ -354,7 +364,8 @@ class Table:
                 return
             if self.new_game is None:
                 raise RuntimeError("this table was made without a way to start a new game")
-            game, bots = self.new_game(self.game.seed + 1, self.asked_ids())
+            game, bots = self.new_game(None if self.game.secret is not None else self.game.seed + 1,
+                                       self.asked_ids())
             self.game, self.bots = game, dict(bots)
             self.games.append(game)
             self._game_no += 1
@@ -396,7 +407,8 @@ class Table:
             self._cancel_timers()
             self.started, self.paused, self.held = True, False, False
             self._ready_until = None
-            stand_ins = {s: Bot(s, skill, self.game.seed + 1 + s) for s in range(len(self.game.players))}
+            number = self.game.seed if self.game.secret is None else 0  # (a secret game's bots draw from its secret)
+            stand_ins = {s: Bot(s, skill, number + 1 + s) for s in range(len(self.game.players))}
             first = len(self.game.events)
             while not self.game.is_over:
                 seat = self.game.current_players()[0]
@@ -495,6 +507,7 @@ class Table:
             events = candidate.apply(action)
         except IllegalActionError as error:  # the earlier answer stays
             return Ack("rejected", error.code, error.reason)
+        self._by_bots.discard((self._moment(), action.player))  # the teacher's answer now, not the bot's
         self._replace_game(candidate, keep_deadline=True)
         self._tell_record("replace", candidate)
         self._after(events)
@@ -672,6 +685,8 @@ class Table:
             return
         plan = self._plans[seat]
         ms = self._stamp() if _given(plan) is not None else None
+        moment = self._moment()
+        self._by_bots = {k for k in self._by_bots if k[0] == moment} | {(moment, seat)}
         self._apply(replace(plan, ms=ms), ms)
 
     def _bot_turn(self, sid: str, seat: int) -> None:
@@ -739,3 +754,4 @@ def _given(action: Action) -> object:
 def _no_answer(seat: int, guess: bool) -> GuessAnswer | ChoiceAnswer:
     """``seat``'s "no answer" to a guess or a multiple-choice question."""
     return GuessAnswer(seat, None) if guess else ChoiceAnswer(seat, None)
+

@@ -1,23 +1,33 @@
-"""A game: rule set + board + question bank + seed + actions.
+"""A game: rule set + board + question bank + seed (or secret) + actions.
 
 :class:`Game` follows the OpenSpiel shape: :meth:`Game.current_players`,
 :meth:`Game.legal_actions`, :meth:`Game.apply`, :attr:`Game.is_over`,
 :attr:`Game.ranking`. Chance (base draw, question draws, option order,
-battle order, timeouts) comes from one ``random.Random(seed)`` owned by the
-game, so ``Game.replay(rules, board, bank, seed, actions)`` rebuilds exactly
-the same game.
+battle order, timeouts) comes from the game's :class:`~.chance.Chance`, so
+``Game.replay(rules, board, bank, seed, actions, secret=...)`` rebuilds
+exactly the same game.
 
-Chance comes in three streams of the seed, so one never shifts another: the
-game's own (colours, base draw, battle order, timeouts), the questions' (the
-decks, D4) and the options' (the shown order, D2). The question asked and its
-option order are also recorded outcomes (:class:`~.actions.Draw`) in
-:attr:`Game.record`: replaying the record gives the same game even after the
-bank's rows were reordered, and a burned question is never drawn again.
+With a game number alone, chance comes in three streams of it, so one never
+shifts another: the game's own (colours, base draw, battle order, timeouts),
+the questions' (the decks, D4) and the options' (the shown order, D2). With
+a secret (rooms, and the single screen unless a number is given: issue 28)
+each draw is keyed by the secret and its moment instead, so no student can
+work it out from what screens show. The question asked and its option order
+are also recorded outcomes (:class:`~.actions.Draw`) in :attr:`Game.record`:
+replaying the record gives the same game even after the bank's rows were
+reordered, and a burned question is never drawn again.
+
+Why the secret is kept in the game's header (:meth:`Game.to_dict`, which the
+journal writes) rather than every draw being recorded: the draws that are
+not yet outcomes in the record (colours, bases, battle orders, a timer's
+territory, the bots' answers) would each need a new kind of record line,
+and every journal and golden playthrough written so far would stop
+replaying. The header is the teacher's (the journal, on the host); no view,
+protocol message or report carries it.
 """
 
 from __future__ import annotations
 
-import random
 from typing import Collection, Iterable, Sequence
 
 from . import battle, ending, expansion
@@ -25,6 +35,7 @@ from .actions import (Action, Attack, ChoiceAnswer, Draw, End, Entry, GuessAnswe
                       parse_action, seat_text)
 from .bases import choosable_bases, draw_bases
 from .board import Board
+from .chance import Chance
 from .deck import Deck
 from .errors import (
     AnswerTooLateError,
@@ -52,7 +63,13 @@ class Game:
         rules: the rule set (e.g. ``CONQUIZTADOR``).
         board: the map's territories and adjacency.
         bank: the questions.
-        seed: seeds the game's own RNG; same seed + same actions = same game.
+        seed: the game number: without ``secret`` it seeds the game's chance
+            (public: same number + same actions = same game, and anyone who
+            knows the number can compute every draw); with one it is only a
+            label, or None.
+        secret: hex text of at least 128 bits (:mod:`~.chance`): every draw
+            is keyed by it, and nobody without it can predict one. Same
+            secret + same actions = same game.
         names: display names per seat (default ``Player 1``...).
         bases: a base territory per seat, instead of the random draw (for
             set-piece lessons and tests); must be mutually non-adjacent.
@@ -74,16 +91,16 @@ class Game:
             share first place (D13, D16); None before.
 
     Raises:
-        ValueError: when the board cannot hold ``rules.players`` mutually
+        ValueError: neither a seed nor a valid secret; when the board cannot hold ``rules.players`` mutually
             non-adjacent bases (D15), or ``bases`` are unknown, too few or
             adjacent; when a recorded draw names a question the bank does not
             have, or of the wrong type.
     """
 
-    def __init__(self, rules: RuleSet, board: Board, bank: QuestionBank, seed: int,
+    def __init__(self, rules: RuleSet, board: Board, bank: QuestionBank, seed: int | None,
                  names: Sequence[str] | None = None, bases: Sequence[str] | None = None,
                  asked_before: Collection[str] = (), outcomes: Sequence[Draw] = (),
-                 burned: Collection[str] = ()):
+                 burned: Collection[str] = (), secret: str | None = None):
         names = list(names) if names is not None else [f"Player {i + 1}" for i in range(rules.players)]
         if len(names) != rules.players:
             raise ValueError(f"{rules.title} needs {rules.players} player names, got {len(names)}")
@@ -91,7 +108,8 @@ class Game:
         self.board = board
         self.bank = bank
         self.seed = seed
-        self._rng = random.Random(seed)
+        self._chance = Chance(seed, secret)
+        self.secret = self._chance.secret
         self.players = [PlayerState(seat, name) for seat, name in enumerate(names)]
         self.territories = {t: TerritoryState() for t in board.territories}
         self.colours = self._deal_colours()
@@ -120,8 +138,7 @@ class Game:
         for question in (*bank.guess, *bank.choice):
             if question.id in self.burned or question.id in self.asked_before:
                 self._avoid.add(question)
-        self._option_rng = random.Random(f"options:{seed}")
-        question_rng = random.Random(f"questions:{seed}")
+        question_rng = self._chance.rng("questions", "decks")
         self._guess_deck = Deck(bank.guess, question_rng, {q for q in bank.guess if q.id in self.asked_before},
                                 {q for q in bank.guess if q.id in self.burned})
         self._choice_deck = Deck(bank.choice, question_rng, {q for q in bank.choice if q.id in self.asked_before},
@@ -134,17 +151,17 @@ class Game:
         """Seat -> colour name; dealt at random when the rule set says so (D14)."""
         colours = list(self.rules.colours)
         if self.rules.shuffle_colours:
-            self._rng.shuffle(colours)
+            self._chance.rng("game", "colours").shuffle(colours)
         return tuple(colours)
 
     @classmethod
-    def replay(cls, rules: RuleSet, board: Board, bank: QuestionBank, seed: int,
+    def replay(cls, rules: RuleSet, board: Board, bank: QuestionBank, seed: int | None,
                actions: Iterable[Entry | str], names: Sequence[str] | None = None,
                bases: Sequence[str] | None = None, asked_before: Collection[str] = (),
-               burned: Collection[str] = ()) -> "Game":
-        """Rebuild a game from its seed and actions, or from its whole
-        :attr:`record` (objects or text forms); pass the same ``bases``,
-        ``asked_before`` and ``burned`` as the original game. The record's
+               burned: Collection[str] = (), secret: str | None = None) -> "Game":
+        """Rebuild a game from its seed (or secret) and actions, or from its
+        whole :attr:`record` (objects or text forms); pass the same ``bases``,
+        ``asked_before``, ``burned`` and ``secret`` as the original game. The record's
         draws are used as recorded; without them the decks draw as they did.
 
         Raises:
@@ -154,7 +171,8 @@ class Game:
         """
         entries = [parse_action(a) if isinstance(a, str) and a.lstrip().startswith("draw ") else a for a in actions]
         draws = [e for e in entries if isinstance(e, Draw)]
-        game = cls(rules, board, bank, seed, names, bases, asked_before, outcomes=draws, burned=burned)
+        game = cls(rules, board, bank, seed, names, bases, asked_before, outcomes=draws, burned=burned,
+                   secret=secret)
         for entry in entries:
             if not isinstance(entry, Draw):
                 game.apply(game.parse(entry) if isinstance(entry, str) else entry)
@@ -162,14 +180,19 @@ class Game:
 
     def to_dict(self) -> dict:
         """The game as plain data: its header (rule set, map name, seed,
-        names, given bases, questions asked before and burned) and its whole
-        :attr:`record` in text form - everything :meth:`from_dict` needs to
-        rebuild it exactly, as a saved game will hold it."""
-        return {"version": SAVE_VERSION, "rules": self.rules.to_dict(), "map": self.board.name, "seed": self.seed,
+        names, given bases, questions asked before and burned, and the
+        ``secret`` when it has one) and its whole :attr:`record` in text
+        form - everything :meth:`from_dict` needs to rebuild it exactly, as a
+        saved game (the teacher's journal) holds it. With a secret this is
+        not for a student's eyes before the game is over."""
+        data = {"version": SAVE_VERSION, "rules": self.rules.to_dict(), "map": self.board.name, "seed": self.seed,
                 "names": [p.name for p in self.players],
                 "bases": list(self._given_bases) if self._given_bases is not None else None,
                 "asked_before": sorted(self.asked_before), "burned": sorted(self.burned),
                 "record": [str(entry) for entry in self.record]}
+        if self.secret is not None:  # a game number's game keeps the header it always had
+            data["secret"] = self.secret
+        return data
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, bank: QuestionBank) -> "Game":
@@ -187,9 +210,10 @@ class Game:
             raise ValueError(f"a saved game of version {data.get('version')!r}; this version reads {SAVE_VERSION}")
         if data.get("map") != board.name:
             raise ValueError(f"the game was played on map {data.get('map')!r}, not {board.name!r}")
-        return cls.replay(RuleSet.from_dict(data["rules"]), board, bank, int(data["seed"]), data["record"],
-                          names=data["names"], bases=data["bases"], asked_before=data["asked_before"],
-                          burned=data["burned"])
+        seed = data["seed"]
+        return cls.replay(RuleSet.from_dict(data["rules"]), board, bank, None if seed is None else int(seed),
+                          data["record"], names=data["names"], bases=data["bases"],
+                          asked_before=data["asked_before"], burned=data["burned"], secret=data.get("secret"))
 
     # ------------------------------------------------------------------ queries
 
@@ -433,7 +457,7 @@ class Game:
             if not options:  # D3: only a rebuild or Magic Wings were possible: the turn passes
                 self._skip_turn(action.player, "skip.timed_out")
                 return
-            chosen = self._rng.choice(options)
+            chosen = self._chance.rng("game", f"timeout:{len(self.record)}").choice(options)
             self._log("timeout", "timeout.random_choice", seat=action.player, territory=chosen.territory)
             self._perform(chosen)
         elif isinstance(action, Attack):
@@ -444,8 +468,8 @@ class Game:
             self._advance()
 
     def replayed(self, record: Sequence[Entry], burned: Collection[str] | None = None) -> "Game":
-        """This game's start (rule set, board, bank, seed, names, bases,
-        questions asked before) replayed with another ``record``: an undo, a
+        """This game's start (rule set, board, bank, seed, secret, names,
+        bases, questions asked before) replayed with another ``record``: an undo, a
         corrected answer. ``burned`` defaults to this game's.
 
         Raises:
@@ -453,10 +477,11 @@ class Game:
         """
         return Game.replay(self.rules, self.board, self.bank, self.seed, record,
                            names=[p.name for p in self.players], bases=self._given_bases,
-                           asked_before=self.asked_before, burned=self.burned if burned is None else burned)
+                           asked_before=self.asked_before, burned=self.burned if burned is None else burned,
+                           secret=self.secret)
 
     def _restore(self, record: list[Entry]) -> None:
-        """Rebuild this game from its seed and ``record`` after a fault, so an
+        """Rebuild this game from its seed (or secret) and ``record`` after a fault, so an
         unexpected error never leaves a half-applied action behind."""
         self.__dict__.update(self.replayed(record).__dict__)
 
@@ -591,7 +616,8 @@ class Game:
 
     def _start_round(self, index: int) -> None:
         spec = self.rules.battle_rounds[index]
-        order = battle.attack_order(spec, index, self.players, self.scores(), self._rng)
+        order = battle.attack_order(spec, index, self.players, self.scores(),
+                                    self._chance.rng("game", f"round:{index}"))
         self.battle = BattleTurns(round=index, order=order, turn=0, wings_used=self.battle.wings_used)
         self._log("round", "round.battle", round=index + 1, rounds=len(self.rules.battle_rounds),
                   order=list(order), targets=spec.targets.value, magic_wings=spec.magic_wings)
@@ -670,12 +696,13 @@ class Game:
                 self._log("warning", "warning.related_question", kind=question.kind, question=question.id)
             reshuffled = deck.take(question)
             order = list(draw.order)
-            if choice:  # the options' stream moves on as if it had drawn, so later draws match the original
-                self._option_rng.shuffle([0, 1, 2, 3])
+            if choice and self._chance.streamed:  # the stream moves on as if it had drawn, as the original did
+                self._chance.rng("options").shuffle([0, 1, 2, 3])
         else:  # README "Questions that belong together": not one a question asked already gives away
             question, reshuffled = deck.draw(self._avoid)
             order = [0, 1, 2, 3] if choice else []
-            self._option_rng.shuffle(order)
+            if choice:
+                self._chance.rng("options", f"{len(self.record)}:{question.id}").shuffle(order)
             if deck.avoided_all:
                 self._log("warning", "warning.related_question", kind=question.kind, question=question.id)
         self._avoid.add(question)
@@ -951,7 +978,7 @@ class Game:
             return
         code = "bases.drawn" if bases is None else "bases.placed"
         if bases is None:
-            bases = draw_bases(self.board, self.rules.players, self._rng)
+            bases = draw_bases(self.board, self.rules.players, self._chance.rng("game", "bases"))
         else:
             self._check_bases(bases)
         for seat, territory in enumerate(bases):

@@ -13,6 +13,10 @@ This module only moves messages: each connection becomes a
 socket. Under JupyterHub (``hub=``) the opening handshake carries the
 kernel's hub token, checked against the hub before the connection is
 accepted: the peer then has a hub identity, and limits count hub users.
+Without a hub, a connection from this machine counts as its socket's Unix
+user (:mod:`.people`), so students sharing 127.0.0.1 are still people apart.
+Pings and pongs a peer sends are counted too (:class:`_CountingConnection`):
+a flood of them closes the connection.
 """
 
 from __future__ import annotations
@@ -21,7 +25,6 @@ import asyncio
 import concurrent.futures
 import logging
 import resource
-import secrets
 import threading
 from http import HTTPStatus
 from pathlib import Path
@@ -29,23 +32,40 @@ from typing import Any, Callable
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import Frame, Opcode
 
 from ..banks import resolve_bank
 from ..classroom import LoopClock, rebuild_games
 from ..classroom.journal import JournalContents, named_as
 from ..engine import QuestionBank, RuleSet, find_rule_set
 from ..maps import GameMap, resolve_map
-from . import codes
+from . import codes, people
 from .protocol import MAX_CLIENT_MESSAGE, MAX_TEACHER_MESSAGE
-from .rooms import LogEntry, Room, Rooms, new_teacher_key
+from .rooms import NAMES_PER_PERSON, LogEntry, Room, Rooms, new_teacher_key
 from .store import RoomStore
 
 LOG = logging.getLogger("triviador_nb.rooms")
 MAX_CONNECTIONS = min(2000, resource.getrlimit(resource.RLIMIT_NOFILE)[0] // 2)  # open connections to one host
 CALL_TIMEOUT_S = 10.0  # the longest the teacher's kernel waits for the host's loop
+PING_INTERVAL_S = 5.0  # the host pings every connection this often...
+PING_TIMEOUT_S = 20.0  # ...and closes one whose pong has not come by then (a peer that stopped answering),
+CLOSE_TIMEOUT_S = 10.0  # ...dropping it when it does not answer the close either (websockets' default)
 SKILLS = ("easy", "medium", "hard")
 
 __all__ = ["CALL_TIMEOUT_S", "LogEntry", "MAX_CONNECTIONS", "Room", "RoomHost", "SKILLS"]
+
+
+class _CountingConnection(ServerConnection):
+    """A server connection that tells the rooms' logic of every ping and
+    pong its peer sends (``on_control``), before websockets answers a ping
+    by itself: the logic counts them like messages."""
+
+    on_control: Callable[[], None] | None = None
+
+    def process_event(self, event: Any) -> None:
+        if isinstance(event, Frame) and event.opcode in (Opcode.PING, Opcode.PONG) and self.on_control is not None:
+            self.on_control()
+        super().process_event(event)
 
 
 class _SocketPeer:
@@ -79,6 +99,9 @@ class RoomHost:
             a JupyterHub token (``Authorization: token ...``); names are hub
             users and teachers are the hub's teachers. None: no hub.
         journals: journal the rooms teachers open over the wire.
+        names_per_person: names one person may hold in a room
+            (:data:`~.rooms.NAMES_PER_PERSON`; more when students share one
+            Unix account).
 
     Attributes:
         address, port: where the host listens.
@@ -95,7 +118,7 @@ class RoomHost:
     """
 
     def __init__(self, address: str = "127.0.0.1", port: int | None = None, store: RoomStore | None = None,
-                 hub: Any = None, journals: bool = True):
+                 hub: Any = None, journals: bool = True, names_per_person: int = NAMES_PER_PERSON):
         self.address = address
         self._hub = hub
         self.teacher_key = new_teacher_key()
@@ -114,6 +137,7 @@ class RoomHost:
         self.logic = Rooms(LoopClock(self.loop), self.host_part, address, self.port, teacher_key=self.teacher_key,
                            store=store, call=self._call, journals=journals)
         self.logic.behind_hub = hub is not None
+        self.logic.names_per_person = names_per_person
         self.store = self.logic.store
 
     @property
@@ -147,8 +171,9 @@ class RoomHost:
     # ------------------------------------------------------------------ setting up
 
     async def _bind(self, port: int | None) -> tuple[int, str | None]:
-        options = dict(max_size=MAX_CLIENT_MESSAGE, max_queue=16, ping_interval=5, ping_timeout=20,
-                       process_request=self._handshake)
+        options = dict(max_size=MAX_CLIENT_MESSAGE, max_queue=16, ping_interval=PING_INTERVAL_S,
+                       ping_timeout=PING_TIMEOUT_S, close_timeout=CLOSE_TIMEOUT_S, process_request=self._handshake,
+                       create_connection=_CountingConnection)
         if port is not None:
             self._server = await serve(self._serve, self.address, port, **options)
             actual = self._server.sockets[0].getsockname()[1]
@@ -194,7 +219,10 @@ class RoomHost:
 
         Args:
             rules, map, bank: as for :func:`triviador_nb.ui.play`.
-            seed: the game number (kept from the students); random by default.
+            seed: a game number, for a reproducible game (tests, a set
+                piece): anyone who knows it can compute every draw. None
+                (the default): each game's chance comes from a fresh secret
+                the host never sends (issue 28).
             pace, reveal_s, think_s: as for the game table.
             journal: a file to journal the room's games to from Start, or None.
             language: the room's language code, sent to the students'
@@ -210,7 +238,7 @@ class RoomHost:
         game_map = resolve_map(map, players=rule_set.players)
         question_bank = resolve_bank(bank)
         room = self._call(self.logic.open_room, rule_set, game_map, question_bank,
-                          seed if seed is not None else secrets.randbelow(1_000_000), pace, reveal_s, think_s,
+                          seed, pace, reveal_s, think_s,
                           language or "en", owner or KEY_OWNER)
         room.specs = {"map": named_as(map), "bank": named_as(bank)}
         room.journal_path = Path(journal) if journal is not None else None
@@ -316,7 +344,7 @@ class RoomHost:
     async def _serve(self, ws: ServerConnection) -> None:
         """Move one connection's messages to the rooms' logic until it closes."""
         identity = getattr(ws, "identity", None)
-        address = f"hub:{identity.user}" if identity is not None else _peer(ws)
+        address = _person(ws, identity)
         if self._open >= MAX_CONNECTIONS:
             self.logic._log("", address, "too_many_connections", f"a connection over the {MAX_CONNECTIONS} open")
             self.logic.refused += 1
@@ -325,6 +353,7 @@ class RoomHost:
         self._open += 1
         peer = _SocketPeer(ws, address, identity)
         conn = self.logic.connect(peer)
+        ws.on_control = lambda: self.logic.control_frame(conn)
         try:
             async for raw in ws:
                 self.logic.receive(conn, raw)
@@ -341,9 +370,10 @@ class RoomHost:
             self.logic.disconnect(conn)
 
 
-def _peer(ws: ServerConnection) -> str:
+def _person(ws: ServerConnection, identity: Any) -> str:
+    """Who the connection counts as (:func:`.people.person_key`)."""
     try:
-        address = ws.remote_address
-        return str(address[0]) if address else "?"
+        remote, local = ws.remote_address, ws.local_address
     except Exception:  # noqa: BLE001 - a closed transport has no address
-        return "?"
+        remote = local = None
+    return people.person_key(remote, local, identity.user if identity is not None else None)

@@ -212,11 +212,12 @@ def error(code: str, reason: str, version: int = VERSION, **data: Any) -> str:
 
 
 #: Why a room closed for a player (``closed.code``).
-CLOSED_CODES = ("room_closed", "removed", "host_stopped")
+CLOSED_CODES = ("room_closed", "removed", "host_stopped", "replaced")
 
 
 def closed(code: str, reason: str, version: int = VERSION) -> str:
-    """``closed``: do not reconnect; ``code`` is one of :data:`CLOSED_CODES`."""
+    """``closed``: do not reconnect; ``code`` is one of :data:`CLOSED_CODES`
+    (``replaced``: the same member joined again on another connection)."""
     return dumps("closed", version, code=code, reason=reason)
 
 
@@ -345,6 +346,11 @@ def clean_name(name: str) -> str:
 def intent_action(seat: int, intent: dict) -> Action:
     """The engine action for ``seat``'s intent (see the module docstring).
 
+    A player's answer is an option or a number: ``null`` is refused
+    (``bad_field``) and the answer stays open, so a client that sends
+    nothing by mistake has not given up its one answer; only the time
+    running out records "no answer" (D3).
+
     Raises:
         ProtocolError: not one of the intents, or a field of the wrong type.
     """
@@ -361,11 +367,11 @@ def intent_action(seat: int, intent: dict) -> Action:
         return Rebuild(seat)
     if kind == "choice":
         option = intent.get("option")
-        _need(option is None or (type(option) is int and 0 <= option <= 3), "option", "0, 1, 2 or 3")
+        _need(type(option) is int and 0 <= option <= 3, "option", "0, 1, 2 or 3")  # null is no answer: refused
         return ChoiceAnswer(seat, option)
     if kind == "guess":
         value = intent.get("value")
-        _need(value is None or (type(value) is int and abs(value) < 10**15), "value", "a whole number")
+        _need(type(value) is int and abs(value) < 10**15, "value", "a whole number")  # (the clock gives no answer)
         return GuessAnswer(seat, value)
     raise ProtocolError("bad_field", f"unknown intent {str(kind)[:30]!r}: one of {', '.join(INTENT_KINDS)}")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..bots import Bot
-from ..classroom import Journal, Table
+from ..classroom import Journal, Table, new_secret
 from ..classroom.journal import JournalContents
 from ..engine import Game, QuestionBank, RuleSet
 from ..maps import GameMap
@@ -46,6 +46,9 @@ class Room:
     Attributes:
         code: the room code (``"K7-PQ45"``).
         rules, game_map, bank: what is played.
+        seed: the game number the teacher gave (reproducible chance, for
+            tests and set pieces), or None: every game's chance comes from a
+            fresh secret the host never sends (issue 28).
         language: the language code of the room (the teacher's when it was
             opened): the ``welcome`` message carries it to the students'
             screens.
@@ -55,7 +58,7 @@ class Room:
     """
 
     def __init__(self, rooms: Any, record: RoomRecord, rules: RuleSet, game_map: GameMap,
-                 bank: QuestionBank, seed: int, pace: float, reveal_s: float, think_s: float):
+                 bank: QuestionBank, seed: int | None, pace: float, reveal_s: float, think_s: float):
         self.rooms, self.record = rooms, record
         self.code = record.code
         self.rules, self.game_map, self.bank = rules, game_map, bank
@@ -232,8 +235,9 @@ class Room:
         record = self.record
         names = [record.seat_name(s) for s in range(record.seats)]
 
-        def new_game(seed: int, asked_before: frozenset[str] = frozenset()) -> tuple[Game, dict[int, Bot]]:
-            game = Game(self.rules, self.game_map.board, self.bank, seed, names=names, asked_before=asked_before)
+        def new_game(seed: int | None, asked_before: frozenset[str] = frozenset()) -> tuple[Game, dict[int, Bot]]:
+            game = Game(self.rules, self.game_map.board, self.bank, seed, names=names, asked_before=asked_before,
+                        secret=new_secret() if seed is None else None)
             return game, {s: Bot(s, skill, seed) for s, skill in dict(record.bots).items()}  # hand-offs too
         return new_game
 
@@ -253,7 +257,8 @@ class Room:
         else:
             self._check_skill(skill)
             self.record.bots[seat] = skill
-            self.table.set_bot(seat, Bot(seat, skill, self.table.game.seed + 100 + seat))
+            number = self.table.game.seed  # None in a game with a secret: its bots draw from the secret
+            self.table.set_bot(seat, Bot(seat, skill, None if number is None else number + 100 + seat))
         self.rooms.store.save(self.record)
         self.rooms._send_room(self)
 

@@ -41,7 +41,7 @@ from ..classroom import Clock, Table
 from ..classroom.journal import JournalContents
 from ..engine import Game, QuestionBank, RuleSet, find_rule_set
 from ..maps import GameMap
-from . import codes, protocol
+from . import codes, names, people, protocol
 from .guard import FailedJoins, MessageBudget
 from .protocol import (MAX_CLIENT_MESSAGE, MAX_TEACHER_MESSAGE, Intent, Join, Leave, Op, ProtocolError, Teacher,
                        intent_action, parse_client)
@@ -51,18 +51,26 @@ from .teaching import Teaching
 
 LOG = logging.getLogger("triviador_nb.rooms")
 MAX_MEMBERS = 100  # people in one room (a class of 30 in one game, with room to spare)
-NEW_MEMBERS_PER_ADDRESS = 40  # new names from one address (a class on one machine) per minute...
-NEW_MEMBERS_ALL = 400  # ...and from all addresses
+NEW_MEMBERS_PER_ADDRESS = 40  # new names from one person (or a shared address: a class on one machine) a minute...
+NEW_MEMBERS_ALL = 400  # ...and from everyone
 REJOIN_EVERY_S = 1.0  # a member rejoins at most this often
-JOIN_WITHIN_S = 30.0  # a connection that has not joined a room (or become a teacher) by then is dropped
+JOIN_WITHIN_S = 10.0  # a connection that has not joined a room (or become a teacher) by then is dropped
+UNJOINED_PER_PERSON = 8  # connections one person may hold open without joining (more: the oldest is closed)...
+UNJOINED_PER_ADDRESS = 100  # ...and one shared address (127.0.0.1 when the Unix user is not known)
+NAMES_PER_PERSON = 1  # names one person may hold in one room (a known person: hub or Unix user, a laptop's address)
+RELEASE_AFTER_S = 10.0  # before Start, a name without a connection for this long is free again
+PINGS_PER_S = 5.0  # control frames (pings, pongs) a connection may send a second...
+PING_BURST = 20  # ...and at once; 200 more than that close it (a client pings every few seconds)
 
 
 class Peer(Protocol):
     """One connection, as the transport gives it to :class:`Rooms`.
 
     Attributes:
-        address: who it is for rate limits: the peer's IP address, or the
-            JupyterHub user (``"hub:anna"``) when the host checks identities.
+        address: who it is for limits (:func:`.people.person_key`): the
+            JupyterHub user (``"hub:anna"``) when the host checks identities,
+            the Unix user of a connection from this machine
+            (``"user:jupyter-anna"``), else the peer's IP address.
         identity: the JupyterHub identity (``.user``, ``.teacher``) or None.
     """
 
@@ -106,6 +114,7 @@ class Connection:
     warned_at: float = -1.0
     closing: bool = False
     deadline: Any = None
+    pings: MessageBudget | None = None  # control frames (pings and pongs) this connection sent
 
 
 class Rooms(Teaching):
@@ -125,6 +134,9 @@ class Rooms(Teaching):
             (the host's; by default at once: tests on a manual clock).
         journals: journal the rooms teachers open over the wire (True: under
             ``$TRIVIADOR_NB_HOME/journals``).
+        own_person: the person key of the host's own Unix user (the teacher
+            trying a room with several names from one kernel): it may hold
+            any number of names. None: nobody is exempt.
 
     Attributes:
         rooms: normalised code -> :class:`Room`.
@@ -134,13 +146,16 @@ class Rooms(Teaching):
 
     def __init__(self, clock: Clock, host_part: str | None = None, address: str = "127.0.0.1", port: int = 0,
                  teacher_key: str | None = None, store: RoomStore | None = None,
-                 call: Callable[..., Any] | None = None, journals: bool = True):
+                 call: Callable[..., Any] | None = None, journals: bool = True,
+                 own_person: str | None = people.own_key()):
         self.clock = clock
         self.host_part, self.address, self.port = host_part, address, port
         self.teacher_key = teacher_key
         self.store: RoomStore = store if store is not None else MemoryStore()
         self.call = call or (lambda fn, *args: fn(*args))
         self.journals = journals
+        self.own_person = own_person
+        self.names_per_person = NAMES_PER_PERSON  # names one known person may hold in a room
         self.behind_hub = False  # students come through a JupyterHub's proxy, known by their hub tokens
         self.log: deque[LogEntry] = deque(maxlen=1000)
         self.refused = 0
@@ -150,13 +165,15 @@ class Rooms(Teaching):
         self._new_members = FailedJoins(NEW_MEMBERS_PER_ADDRESS, NEW_MEMBERS_ALL, 60.0)
         self._rejoined_at: dict[tuple[str, str], float] = {}
         self._room_conns: dict[str, dict[str, set[Connection]]] = {}  # room -> member name -> connections
+        self._unjoined: dict[str, list[Connection]] = {}  # person -> their connections not joined yet, oldest first
+        self._holders: dict[str, dict[str, str]] = {}  # room -> member name (case-folded) -> the person who took it
         self._teachers: set[Connection] = set()
         self._files = tempfile.TemporaryDirectory(prefix="triviador-rooms-")  # teachers' bank and map files
         self.closed = False
 
     # ------------------------------------------------------------------ rooms
 
-    def open_room(self, rules: RuleSet, game_map: GameMap, bank: QuestionBank, seed: int, pace: float = 1.0,
+    def open_room(self, rules: RuleSet, game_map: GameMap, bank: QuestionBank, seed: int | None, pace: float = 1.0,
                   reveal_s: float = 3.0, think_s: float = 1.2, language: str = "en",
                   owner: str = KEY_OWNER) -> Room:
         """A new room with its own code (on the rooms' thread)."""
@@ -188,7 +205,8 @@ class Rooms(Teaching):
         for member in setup["members"]:
             record.members[member["name"].casefold()] = Member(member["name"], member["token"], member["seat"])
         self.store.add(record)
-        room = Room(self, record, rules, game_map, bank, int(setup["seed"]), float(setup["pace"]),
+        seed = setup["seed"]  # None: the room's games have secrets (in their journal lines)
+        room = Room(self, record, rules, game_map, bank, None if seed is None else int(seed), float(setup["pace"]),
                     float(setup["reveal_s"]), float(setup["think_s"]))
         room.specs = {"map": setup["map"], "bank": setup["bank"]}
         room.language = language
@@ -210,6 +228,7 @@ class Rooms(Teaching):
             for conn in connections:
                 conn.peer.send(protocol.closed(code, reason, conn.version))
                 conn.joined = None
+        self._holders.pop(key, None)
         if room.table is not None:
             room.table.stop()
         self.rooms.pop(key, None)
@@ -231,9 +250,21 @@ class Rooms(Teaching):
 
     def connect(self, peer: Peer) -> Connection:
         """A new connection; it must join a room (or become a teacher) within
-        :data:`JOIN_WITHIN_S` seconds or it is closed."""
-        conn = Connection(peer, MessageBudget(self.clock.now()))
+        :data:`JOIN_WITHIN_S` seconds or it is closed. One person keeps at
+        most :data:`UNJOINED_PER_PERSON` connections that have not joined (a
+        shared address :data:`UNJOINED_PER_ADDRESS`): a new one closes their
+        oldest (close code 1008)."""
+        now = self.clock.now()
+        conn = Connection(peer, MessageBudget(now), pings=MessageBudget(now, PINGS_PER_S, PING_BURST))
         self.connections.add(conn)
+        waiting = self._unjoined.setdefault(peer.address, [])
+        waiting.append(conn)
+        if len(waiting) > (UNJOINED_PER_PERSON if people.is_one_person(peer.address) else UNJOINED_PER_ADDRESS):
+            oldest = waiting.pop(0)
+            oldest.closing = True
+            self._refuse(oldest, "too_many_connections", "closed the oldest of too many connections from one "
+                                                         "person that had not joined")
+            oldest.peer.close(1008, "too many connections from you that have not joined a room")
 
         def too_slow() -> None:
             if conn.joined is None and conn.teacher is None and conn in self.connections:
@@ -241,14 +272,34 @@ class Rooms(Teaching):
         conn.deadline = self.clock.call_later(JOIN_WITHIN_S, too_slow)
         return conn
 
+    def _settled(self, conn: Connection) -> None:
+        """``conn`` joined a room or became a teacher: no deadline, not counted as unjoined."""
+        if conn.deadline is not None:
+            conn.deadline.cancel()
+        waiting = self._unjoined.get(conn.peer.address)
+        if waiting is not None and conn in waiting:
+            waiting.remove(conn)
+            if not waiting:
+                del self._unjoined[conn.peer.address]
+
     def disconnect(self, conn: Connection) -> None:
         """The connection closed (any reason)."""
         self.connections.discard(conn)
         self._teachers.discard(conn)
-        if conn.deadline is not None:
-            conn.deadline.cancel()
+        self._settled(conn)
         if conn.joined is not None:
             self._detach(conn)
+
+    def control_frame(self, conn: Connection) -> None:
+        """``conn`` sent a ping or a pong (the transport answers pings by
+        itself): counted like messages, :data:`PINGS_PER_S` a second; a
+        connection that floods them is closed (code 1008)."""
+        if conn.closing or conn.pings is None or conn.pings.allow(self.clock.now()):
+            return
+        if conn.pings.flooding:
+            conn.closing = True
+            self._refuse(conn, "ping_flood", "closed a connection that kept flooding the host with pings")
+            conn.peer.close(1008, "too many pings")
 
     def too_big(self, conn: Connection, limit: int) -> None:
         """The transport closed ``conn`` for a message over ``limit`` bytes."""
@@ -328,10 +379,11 @@ class Rooms(Teaching):
             return
         record = room.record
         member = record.member(name)
-        new = False
         if identity is not None and member is not None:
             pass  # the hub vouches for who it is: back to their seat, whatever the key
-        elif message.token is not None:
+        elif member is not None and self._holder(room, member.name) == peer.address and self._limited(peer):
+            pass  # the same Unix user who took the name: back to their seat, even without the key
+        elif message.token is not None and (member is not None or room.started):
             if member is None or not hmac.compare_digest(member.token.encode(), message.token.encode()):
                 self._failed.failed(peer.address, now)
                 self._refuse(conn, "bad_token", f"a rejoin as {name!r} with a wrong key")
@@ -345,32 +397,89 @@ class Rooms(Teaching):
                                                    "otherwise choose another name.", version,
                                      room=room.code, name=member.name))
             return
-        if member is None:
-            if len(record.members) >= MAX_MEMBERS:
-                peer.send(protocol.error("room_full", f"Room {room.code} is full.", version, room=room.code))
+        # (a key for a name released before Start: the name is free, so it is a new join)
+        new = member is None
+        if new:
+            member = self._new_member(conn, room, name, version)
+            if member is None:
                 return
-            if self._new_members.blocked(peer.address, now):
-                self._refuse(conn, "slow_down", "too many new names from one address")
-                peer.send(protocol.error("slow_down", "Too many people joined at once: try again in a moment.",
-                                         version))
-                return
-            self._new_members.failed(peer.address, now)  # (counted, not failed: the same sliding window)
-            member = record.add_member(name)
-            self.store.save(record)
-            new = True
         else:
             key = (codes.normalise(room.code), member.name.casefold())
             if now - self._rejoined_at.get(key, -math.inf) < REJOIN_EVERY_S:
                 peer.send(protocol.error("slow_down", "Rejoining too often: try again in a moment.", version))
                 return
             self._rejoined_at[key] = now
+            self._holders.setdefault(key[0], {}).setdefault(key[1], peer.address)  # (a room resumed from its journal)
+            self._replace(room, member)
         conn.version, conn.joined = version, (room, member)
-        if conn.deadline is not None:
-            conn.deadline.cancel()
+        self._settled(conn)
         self._room_conns.setdefault(codes.normalise(room.code), {}).setdefault(member.name.casefold(), set()).add(conn)
         peer.send(self._welcome(room, member, conn.version, with_map=message.want_map))
         self._send_room(room, views=False, only=None if new else {member.name.casefold()})
         self._send_views(room, only={member.name.casefold()})
+
+    def _new_member(self, conn: Connection, room: Room, name: str, version: int) -> Member | None:
+        """A new name in ``room``, or None (refused: the refusal is sent)."""
+        now, peer, record = self.clock.now(), conn.peer, room.record
+        if getattr(peer, "identity", None) is None:  # (a hub user's name is the hub's)
+            if names.impersonates(name):
+                self._refuse(conn, "name_reserved", f"a join as {name!r}, a name for the teacher or a bot")
+                peer.send(protocol.error("name_reserved", f"{name} is what the screens call the teacher or a bot: "
+                                                          "choose your own name.", version, room=room.code,
+                                         name=name))
+                return None
+            like = names.look_alike(name, [m.name for m in list(record.members.values())]
+                                    + list(record.seat_names.values()))
+            if like is not None:
+                self._refuse(conn, "name_confusable", f"a join as {name!r}, which looks like {like!r}")
+                peer.send(protocol.error("name_confusable", f"The name {name} looks too much like {like}, who is "
+                                                            f"in room {room.code} already: choose a name that "
+                                                            "looks different.", version, room=room.code, name=like))
+                return None
+        held = self._names_held(room, peer.address)
+        if self._limited(peer) and len(held) >= self.names_per_person:
+            self._refuse(conn, "name_held", f"a join as {name!r} by someone in the room as {held[0]!r}")
+            peer.send(protocol.error("name_held", f"You are in room {room.code} already as {held[0]}: one name "
+                                                  f"each. Join as {held[0]}, or ask the teacher.", version,
+                                     room=room.code, name=held[0]))  # (the first of the names held)
+            return None
+        if len(record.members) >= MAX_MEMBERS:
+            peer.send(protocol.error("room_full", f"Room {room.code} is full.", version, room=room.code))
+            return None
+        if self._new_members.blocked(peer.address, now):
+            self._refuse(conn, "slow_down", "too many new names from one address")
+            peer.send(protocol.error("slow_down", "Too many people joined at once: try again in a moment.",
+                                     version))
+            return None
+        self._new_members.failed(peer.address, now)  # (counted, not failed: the same sliding window)
+        member = record.add_member(name)
+        self._holders.setdefault(codes.normalise(room.code), {})[member.name.casefold()] = peer.address
+        self.store.save(record)
+        return member
+
+    def _limited(self, peer: Peer) -> bool:
+        """Per-person limits apply: the peer is known as one person, and not the host's own user."""
+        return people.is_one_person(peer.address) and peer.address != self.own_person
+
+    def _holder(self, room: Room, name: str) -> str | None:
+        return self._holders.get(codes.normalise(room.code), {}).get(name.casefold())
+
+    def _names_held(self, room: Room, person: str) -> list[str]:
+        """The names ``person`` holds in ``room`` (as shown)."""
+        record = room.record
+        return [record.members[n].name for n, who in self._holders.get(codes.normalise(room.code), {}).items()
+                if who == person and n in record.members]
+
+    def _replace(self, room: Room, member: Member) -> None:
+        """A member rejoined: their older connections are closed (``closed``
+        ``replaced``), so a rejoin never adds a connection."""
+        for old in self._connections_of(room.code, member.name):
+            self._detach(old, quietly=True)
+            old.closing = True
+            old.peer.send(protocol.closed("replaced", f"You joined room {room.code} as {member.name} again from "
+                                                      "another window or kernel: this one has stopped.",
+                                          old.version))
+            old.peer.close(1000, "joined again elsewhere")
 
     def _key_fits(self, code: str, name: str, token: str | None) -> bool:
         """The join carries the right key for its name (144 random bits: no
@@ -406,7 +515,7 @@ class Rooms(Teaching):
             self._log(room.code, member.name, result.code, f"intent refused ({result.status}): {result.reason}")
         conn.peer.send(protocol.ack(message.ref, result.status, result.code, result.reason, result.ms, conn.version))
 
-    def _detach(self, conn: Connection) -> None:
+    def _detach(self, conn: Connection, quietly: bool = False) -> None:
         room, member = conn.joined
         conn.joined = None
         members = self._room_conns.get(codes.normalise(room.code), {})
@@ -415,8 +524,25 @@ class Rooms(Teaching):
             connections.discard(conn)
             if not connections:
                 del members[member.name.casefold()]
-        if codes.normalise(room.code) in self.rooms:
-            self._send_room(room, views=False)
+        if quietly or codes.normalise(room.code) not in self.rooms:
+            return
+        if not room.started and not self._connections_of(room.code, member.name):
+            self.clock.call_later(RELEASE_AFTER_S, lambda: self._release(room, member))
+        self._send_room(room, views=False)
+
+    def _release(self, room: Room, member: Member) -> None:
+        """Before Start, a name whose connections all left (and stayed away
+        :data:`RELEASE_AFTER_S`) is free again: it holds no place in the lobby."""
+        record = room.record
+        if (room.started or codes.normalise(room.code) not in self.rooms
+                or record.members.get(member.name.casefold()) is not member
+                or self._connections_of(room.code, member.name)):
+            return
+        del record.members[member.name.casefold()]
+        self._holders.get(codes.normalise(room.code), {}).pop(member.name.casefold(), None)
+        self.store.save(record)
+        self._log(room.code, member.name, "released", "a name that left the lobby before Start is free again")
+        self._send_room(room, views=False)
 
     def _connections_of(self, code: str, name: str) -> set[Connection]:
         return set(self._room_conns.get(codes.normalise(code), {}).get(name.casefold(), ()))

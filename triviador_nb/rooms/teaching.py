@@ -60,8 +60,7 @@ class Teaching:
                                      protocol.VERSION))
             return
         conn.version, conn.teacher = protocol.VERSION, owner
-        if conn.deadline is not None:
-            conn.deadline.cancel()
+        self._settled(conn)
         self._teachers.add(conn)
         peer.send(protocol.teacher_rooms(self._codes_of(owner), who=identity.user if identity is not None
                                          else "teacher"))
@@ -156,8 +155,7 @@ class Teaching:
         game_map = resolve_map(self._file(args["map_file"]) if "map_file" in args else args["map"],
                                players=rules.players)
         bank = resolve_bank(self._file(args["bank_file"]) if "bank_file" in args else args["bank"])
-        seed = args.get("seed")
-        room = self.open_room(rules, game_map, bank, seed if seed is not None else secrets.randbelow(1_000_000),
+        room = self.open_room(rules, game_map, bank, args.get("seed"),  # no seed: chance from a secret
                               pace=float(args.get("pace", 1.0)), language=args.get("language") or "en", owner=owner)
         room.specs = {"map": named_as(args.get("map")), "bank": named_as(args.get("bank"))}
         if args.get("journal", self.journals):

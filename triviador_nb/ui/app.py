@@ -40,7 +40,9 @@ class GameApp(GameScreen):
         reveal_s: seconds the result of a question stays before play goes on.
         think_s: seconds a bot takes to choose a territory.
         new_game: makes the next game for "Play again": ``new_game(seed,
-            asked_before)`` -> (game, bots), where ``asked_before`` holds the
+            asked_before)`` -> (game, bots), where ``seed`` is the next game
+            number, or None for a game with a fresh secret (after one with a
+            secret: :meth:`~triviador_nb.classroom.Table.restart`), and ``asked_before`` holds the
             ids of every question asked in this app so far (D4: they come
             after every unasked one).
         teams: seat -> name of the teams sharing this screen, whose answers

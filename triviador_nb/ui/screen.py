@@ -151,7 +151,10 @@ class TableSource:
                 for s, b in self.table.bots.items()}
 
     def title_note(self) -> str:
-        return self._note if self._note is not None else _("game {number}").format(number=self.table.game.seed)
+        if self._note is not None:
+            return self._note
+        number = self.table.game.seed  # None: a game with a secret has no number to replay it by
+        return _("game {number}").format(number=number) if number is not None else ""
 
     def report_html(self) -> str:
         return self._report() if self._report is not None else ""
@@ -581,7 +584,8 @@ class GameScreen:
         close_widgets(self.widget)
 
     def restart(self) -> None:
-        """Start a new game with the same settings and the next seed ("Play again").
+        """Start a new game with the same settings ("Play again"): the next
+        game number, or a fresh secret after a game with one.
 
         Raises:
             RuntimeError: the source cannot start a new game.

@@ -5,14 +5,13 @@ the class) against bots on a real map - and the widgets that show it;
 from __future__ import annotations
 
 import math
-import secrets
 from pathlib import Path
 from typing import Any, Sequence
 
 from ..banks import builtin_bank_names, resolve_bank
 from ..bots import Bot
 from ..bots.bot import SKILLS
-from ..classroom import Clock, JournalError, read_journal, rebuild_games
+from ..classroom import Clock, JournalError, new_secret, read_journal, rebuild_games
 from ..classroom.journal import named_as, needed, new_journal_path
 from ..engine import Game, find_rule_set
 from ..i18n import N_, RULE_SET, _, ngettext, pgettext, set_language, speaking
@@ -45,8 +44,11 @@ def play(map: str | Path | GameMap = "hungary", bank: object = None,
             None to watch bots play every seat.
         bots: a skill per bot seat: ``"easy"``, ``"medium"`` or ``"hard"``;
             None fills the other seats with a medium and a hard bot.
-        seed: the game number; the same number replays the same draws.
-            None picks one at random (shown in the title).
+        seed: the game number (shown in the title); the same number
+            replays the same draws, so anyone who knows it can work them
+            out, the correct option's place included. None: chance comes
+            from a fresh secret that nobody sees (a class cannot predict
+            it); such a game replays from its journal (issue 28).
         pace: 1.0 for realistic bot delays, smaller for a faster game.
         clock: the table's clock; the kernel's asyncio loop by default.
         teams: two or three team names sharing the screen (instead of
@@ -115,10 +117,9 @@ def _play(map: str | Path | GameMap, bank: object, rules: str, you: str | None, 
     if categories is not None or difficulties is not None:
         setup.update(categories=categories, difficulties=difficulties)
     game_map, question_bank = resolve_map(map, players=rule_set.players), _chosen(resolve_bank(bank), setup)
-    seed = seed if seed is not None else secrets.randbelow(1_000_000)
     app = _app(setup, game_map, question_bank, clock, [], seed, language)
     if journal:
-        path = Path(journal) if journal is not True else new_journal_path(f"game{seed}")
+        path = Path(journal) if journal is not True else new_journal_path("game" if seed is None else f"game{seed}")
         app.keep_journal(path, setup)
     return app
 
@@ -250,7 +251,7 @@ def _chosen(question_bank: Any, setup: dict) -> Any:
 
 
 def _app(setup: dict, game_map: GameMap, question_bank: Any, clock: Clock | None, games: list[Game],
-         seed: int, language: str) -> GameApp:
+         seed: int | None, language: str) -> GameApp:
     """The app for ``setup`` (see :func:`play`), with ``games`` played
     already, speaking ``language`` (its bots named in it)."""
     rule_set = find_rule_set(setup["rules"])
@@ -259,8 +260,9 @@ def _app(setup: dict, game_map: GameMap, question_bank: Any, clock: Clock | None
         names = humans + [_("Bot {n} ({skill})").format(n=i, skill=skill_name(s))
                           for i, s in enumerate(setup["bots"], start=1)]
 
-    def new_game(game_seed: int, asked_before: frozenset[str] = frozenset()) -> tuple[Game, dict[int, Bot]]:
-        game = Game(rule_set, game_map.board, question_bank, game_seed, names=names, asked_before=asked_before)
+    def new_game(game_seed: int | None, asked_before: frozenset[str] = frozenset()) -> tuple[Game, dict[int, Bot]]:
+        game = Game(rule_set, game_map.board, question_bank, game_seed, names=names, asked_before=asked_before,
+                    secret=new_secret() if game_seed is None else None)  # no number: a secret nobody sees
         return game, {seat: Bot(seat, skill, game_seed) for seat, skill in skills.items()}
 
     bots = {seat: Bot(seat, skill, seed) for seat, skill in skills.items()}

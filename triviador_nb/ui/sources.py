@@ -31,7 +31,13 @@ NOTICES = {"reconnecting": N_("Connection lost: reconnecting…"),
                             "JupyterLab as before; otherwise choose another name."),
            "room_full": N_("Room {room} is full."),
            "too_many_tries": N_("Too many wrong room codes from this computer: try again in {wait_s} s."),
-           "slow_down": N_("Too many at once: try again in a moment.")}
+           "slow_down": N_("Too many at once: try again in a moment."),
+           "replaced": N_("You joined this room again from another window or kernel: this one has stopped."),
+           "name_reserved": N_("{name} is what the screens call the teacher or a bot: choose your own name."),
+           "name_confusable": N_("That name looks too much like {name}, who is in room {room} already: choose a "
+                                 "name that looks different."),
+           "name_held": N_("You are in room {room} already as {name}: one name each. Join as {name}, or ask the "
+                           "teacher.")}
 
 
 def refusal_text(code: str, data: dict, said: str) -> str:

@@ -401,7 +401,8 @@ def _shown_address(address: str) -> str:
 
 def host(rules: str = "conquiztador", map: Any = "hungary", bank: Any = "general_knowledge_en", rooms: int = 1,
          address: str = "127.0.0.1", port: int | None = None, seed: int | None = None,
-         pace: float = 1.0, journal: bool = True, language: str | None = None) -> HostScreen:
+         pace: float = 1.0, journal: bool = True, language: str | None = None,
+         names_per_person: int = 1) -> HostScreen:
     """Open game rooms for students on their own kernels; show codes, lobby and projector.
 
     Args:
@@ -410,7 +411,10 @@ def host(rules: str = "conquiztador", map: Any = "hungary", bank: Any = "general
         address: ``"127.0.0.1"`` when students use this machine (JupyterHub);
             ``"0.0.0.0"`` for laptops on the classroom network.
         port: by default a free one named by the room codes.
-        seed: the first room's game number (the next rooms count on from it).
+        seed: the first room's game number (the next rooms count on from
+            it): reproducible games, predictable by anyone who knows the
+            number. None (the default): every game's chance comes from a
+            secret the host never sends (issue 28).
         pace: as for :func:`play`.
         journal: journal each room's games from Start under
             ``$TRIVIADOR_NB_HOME/journals`` (default ``~/.triviador_nb``), so
@@ -420,6 +424,9 @@ def host(rules: str = "conquiztador", map: Any = "hungary", bank: Any = "general
             (``"hu"``), made the kernel's language
             (:func:`triviador_nb.i18n.set_language`); the students' screens
             speak it unless a student chose another. None: the kernel's.
+        names_per_person: names one student (a Unix user of this machine, a
+            laptop's address) may hold in a room; more only when students
+            share one account (your own account may always try several).
 
     Returns:
         The :class:`HostScreen` (the cell's value); ``.rooms`` holds the rooms.
@@ -434,7 +441,7 @@ def host(rules: str = "conquiztador", map: Any = "hungary", bank: Any = "general
         raise ValueError(f"rooms is a number of rooms from 1 to 50, not {rooms!r}")
     if language is not None:
         set_language(language)  # before the port is taken: a wrong code leaves nothing open
-    room_host = RoomHost(address, port)
+    room_host = RoomHost(address, port, names_per_person=names_per_person)
     try:
         opened = [room_host.open_room(rules, map, bank, seed=None if seed is None else seed + i, pace=pace,
                                       language=current_language())

@@ -1,0 +1,398 @@
+"""Rooms one student cannot lock the class out of (issue 28, points 3 and 6).
+
+Every attack here goes through the documented protocol (docs/rooms-protocol.md)
+as a student's kernel would: connections that never join, rejoins, wrong codes,
+junk names, pings, a ``null`` answer. The logic runs on a manual clock with
+in-memory peers (``room_helpers.Wire``); a few tests attack a real host on
+127.0.0.1 for what only the transport can show (who a socket belongs to,
+pings, closing a replaced connection). Every loop is bounded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+from room_helpers import RawClient, Wire, fast_open, move_for, wait_until
+from websockets.exceptions import ConnectionClosed
+
+from triviador_nb.engine.view import View
+from triviador_nb.rooms import RoomClient, RoomHost, codes, people, protocol
+from triviador_nb.rooms.guard import DROPS_BEFORE_CLOSE
+from triviador_nb.rooms.rooms import (JOIN_WITHIN_S, MAX_MEMBERS, NEW_MEMBERS_PER_ADDRESS, PING_BURST,
+                                      RELEASE_AFTER_S, UNJOINED_PER_PERSON)
+
+
+@pytest.fixture
+def wire():
+    return Wire()
+
+
+@pytest.fixture(autouse=True)
+def _keys_in_a_temporary_home(token_home):
+    pass
+
+
+def open_room(wire):
+    teacher = wire.teacher()
+    return teacher, fast_open(wire, teacher)
+
+
+def names_in(wire, code):
+    return [m.name for m in wire.rooms.rooms[codes.normalise(code)].record.members.values()]
+
+
+# ---------------------------------------------------------------------- connections that never join
+
+def test_one_person_keeps_few_connections_that_never_join_and_the_class_gets_in(wire):
+    """2,100 connections from one address that never joined filled the host
+    (1013 for everyone else); now one person keeps UNJOINED_PER_PERSON of them."""
+    _teacher, code = open_room(wire)
+    flood = [wire.connect(address="user:eve") for _ in range(30)]
+    closed = [peer for peer, _conn in flood if peer.closed_with is not None]
+    assert len(closed) == 30 - UNJOINED_PER_PERSON
+    assert {peer.closed_with for peer in closed} == {(1008, "too many connections from you that have not joined a room")}
+    assert [peer for peer, _conn in flood[:30 - UNJOINED_PER_PERSON]] == closed  # the oldest go first
+    anna = wire.student(code, "Anna", address="user:anna")  # another student on the same machine
+    assert anna[0].last("welcome")["seat"] == 0 and anna[0].closed_with is None
+    wire.clock.advance(JOIN_WITHIN_S + 0.1)
+    assert all(peer.closed_with is not None for peer, _conn in flood)
+    assert anna[0].closed_with is None
+    assert sum(1 for e in wire.rooms.log if e.code == "too_many_connections") == 30 - UNJOINED_PER_PERSON
+
+
+def test_a_rejoin_replaces_the_seats_old_connection(wire):
+    """40 names rejoining once a second held 2,000 connections; now each
+    rejoin closes the one before (``closed`` ``replaced``)."""
+    _teacher, code = open_room(wire)
+    first, _conn = wire.student(code, "Anna", address="user:anna")
+    token = first.last("welcome")["token"]
+    peers = [first]
+    for _ in range(40):
+        wire.clock.advance(1.01)
+        peer, _conn = wire.student(code, "Anna", token=token, address="user:anna")
+        assert peer.last("welcome")["seat"] == 0
+        peers.append(peer)
+    joined = [c for c in wire.rooms.connections if c.joined is not None]
+    assert len(joined) == 1 and joined[0].peer is peers[-1]
+    for old in peers[:-1]:
+        assert old.last("closed") == {"v": 2, "type": "closed", "code": "replaced",
+                                      "reason": f"You joined room {code} as Anna again from another window or "
+                                                "kernel: this one has stopped."}
+        assert old.closed_with == (1000, "joined again elsewhere")
+    assert peers[-1].closed_with is None and wire.rooms.rooms[codes.normalise(code)].connected("Anna")
+
+
+# ---------------------------------------------------------------------- names
+
+def test_one_person_holds_one_name_in_a_room(wire):
+    """100 junk names in a quarter second filled a room; one person now holds one name."""
+    _teacher, code = open_room(wire)
+    eve, _conn = wire.student(code, "Eve", address="user:eve")
+    refused = []
+    for i in range(100):
+        peer, _conn = wire.student(code, f"Junk {i}", address="user:eve")
+        refused.append(peer.last("error"))
+    assert {(e["code"], e["name"], e["room"]) for e in refused} == {("name_held", "Eve", code)}
+    assert refused[0]["reason"] == f"You are in room {code} already as Eve: one name each. Join as Eve, or ask the teacher."
+    assert names_in(wire, code) == ["Eve"]
+    anna = wire.student(code, "Anna", address="user:anna")
+    assert anna[0].last("welcome")["seat"] == 1
+    # the same Unix user who took the name comes back to it even without the key (a lost key file)...
+    again, _conn = wire.student(code, "Eve", address="user:eve")
+    assert again.last("welcome")["seat"] == 0 and again.last("welcome")["name"] == "Eve"
+    # ...and nobody else does
+    other, _conn = wire.student(code, "Eve", address="user:mallory")
+    assert other.last("error")["code"] == "name_taken"
+
+
+def test_students_sharing_one_account_get_the_names_the_teacher_allows(wire):
+    """``host(names_per_person=3)`` (``--names-per-person 3``): a lab where
+    students share one Unix account."""
+    _teacher, code = open_room(wire)
+    wire.rooms.names_per_person = 3
+    answers = [wire.student(code, name, address="user:lab")[0].sent[0] for name in ("Anna", "Ben", "Cyril", "Dora")]
+    assert [a["type"] for a in answers] == ["welcome", "welcome", "welcome", "error"]
+    assert (answers[-1]["code"], answers[-1]["name"]) == ("name_held", "Anna")
+    # the teacher's own account (the host's Unix user) may try a room with any number of names
+    wire.rooms.names_per_person = 1
+    mine = [wire.student(code, f"Try {i}", address=wire.rooms.own_person)[0].sent[0]["type"] for i in range(4)]
+    assert mine == ["welcome"] * 4
+
+
+def test_a_name_that_leaves_the_lobby_before_start_is_released(wire):
+    """Names were never released: junk names from a shared address (the Unix
+    user unknown) stayed for the whole lesson. Now a name whose connection
+    left the lobby before Start is free again after RELEASE_AFTER_S."""
+    teacher, code = open_room(wire)
+    anna, _conn = wire.student(code, "Anna", address="127.0.0.1")
+    junk = [wire.student(code, f"Junk {i}", address="127.0.0.1") for i in range(NEW_MEMBERS_PER_ADDRESS - 1)]
+    assert len(names_in(wire, code)) == NEW_MEMBERS_PER_ADDRESS
+    for _peer, conn in junk:
+        wire.rooms.disconnect(conn)
+    wire.clock.advance(RELEASE_AFTER_S - 1)
+    assert len(names_in(wire, code)) == NEW_MEMBERS_PER_ADDRESS  # a dropped network has time to come back
+    wire.clock.advance(1.01)
+    assert names_in(wire, code) == ["Anna"]
+    assert anna.last("lobby")["waiting"] == [] and anna.last("lobby")["seats"][1]["members"] == []
+    # a key for a released name is no forgery: the join is a new one, with a new key
+    old_token = junk[0][0].last("welcome")["token"]
+    wire.clock.advance(61)  # (the new-name limit's minute)
+    back, back_conn = wire.student(code, "Junk 0", token=old_token, address="127.0.0.1")
+    assert back.last("welcome")["name"] == "Junk 0" and back.last("welcome")["token"] != old_token
+    # after Start names stay: the seat is in the game
+    wire.op(teacher, "start", code)
+    wire.rooms.disconnect(back_conn)
+    wire.clock.advance(RELEASE_AFTER_S + 1)
+    assert names_in(wire, code) == ["Anna", "Junk 0"]
+
+
+def test_a_room_filled_with_junk_names_empties_when_they_leave(wire):
+    """The issue's room_full: MAX_MEMBERS junk names from shared addresses."""
+    _teacher, code = open_room(wire)
+    junk = []
+    for batch in range(3):
+        address = f"127.0.0.{batch + 2}"
+        junk += [wire.student(code, f"J{batch}-{i}", address=address) for i in range(NEW_MEMBERS_PER_ADDRESS)]
+    assert len(names_in(wire, code)) == MAX_MEMBERS
+    late, _conn = wire.student(code, "Anna", address="user:anna")
+    assert late.last("error")["code"] == "room_full"
+    for _peer, conn in junk:
+        wire.rooms.disconnect(conn)
+    wire.clock.advance(RELEASE_AFTER_S + 0.1)
+    anna, _conn = wire.student(code, "Anna", address="user:anna")
+    assert anna.last("welcome")["seat"] == 0 and names_in(wire, code) == ["Anna"]
+
+
+# ---------------------------------------------------------------------- pings
+
+def test_a_ping_flood_closes_the_connection_and_a_clients_pings_never_do(wire):
+    _teacher, code = open_room(wire)
+    steady, steady_conn = wire.student(code, "Anna", address="user:anna")
+    flood, flood_conn = wire.student(code, "Eve", address="user:eve")
+    for _ in range(120):  # ten minutes of a client's ping every 5 s, and its pong to ours
+        wire.rooms.control_frame(steady_conn)
+        wire.rooms.control_frame(steady_conn)
+        wire.clock.advance(5.0)
+    for _ in range(PING_BURST + DROPS_BEFORE_CLOSE + 10):
+        wire.rooms.control_frame(flood_conn)
+    assert flood.closed_with == (1008, "too many pings") and steady.closed_with is None
+    assert [e.who for e in wire.rooms.log if e.code == "ping_flood"] == ["Eve"]
+
+
+# ---------------------------------------------------------------------- a null answer (point 6)
+
+def test_a_null_answer_is_refused_and_the_answer_stays_open(wire):
+    """``null`` used up the seat's one answer as "no answer"; now it is
+    refused (bad_field) and the student can still answer (the time running
+    out is what records no answer, D3)."""
+    teacher, code = open_room(wire)
+    anna, conn = wire.student(code, "Anna", address="user:anna")
+    token = anna.last("welcome")["token"]
+    wire.op(teacher, "start", code)
+    refs = iter(range(1, 1000))
+    for _ in range(2000):
+        message = anna.last("view")
+        view = View.from_dict(message["view"])
+        if view.prompt.kind == "answer" and view.question.my_answer is None and 0 in view.question.players:
+            break
+        move = move_for(view, 0)
+        if move is not None and view.prompt.kind != "answer":  # (a pick out of turn is refused: harmless)
+            wire.send(conn, type="intent", ref=next(refs), token=token, state_id=view.state_id,
+                      intent=protocol.action_intent(move))
+        wire.clock.advance(0.05)
+    else:
+        raise AssertionError("Anna was never asked a question")
+    kind = "guess" if view.question.kind == "guess" else "choice"
+    field = "value" if kind == "guess" else "option"
+    wire.send(conn, type="intent", ref=500, token=token, state_id=view.state_id, intent={"kind": kind, field: None})
+    ack = anna.last("ack")
+    assert (ack["ref"], ack["status"], ack["code"]) == (500, "rejected", "bad_field")
+    assert ack["reason"] == ("value must be a whole number" if kind == "guess" else "option must be 0, 1, 2 or 3")
+    wire.send(conn, type="intent", ref=501, token=token, state_id=view.state_id,
+              intent={"kind": kind, field: 1848 if kind == "guess" else 2})
+    ack = anna.last("ack")
+    assert (ack["ref"], ack["status"]) == (501, "accepted")
+    assert View.from_dict(anna.last("view")["view"]).question.my_answer == (1848 if kind == "guess" else 2)
+
+
+# ---------------------------------------------------------------------- over real sockets on 127.0.0.1
+
+@pytest.fixture
+def host():
+    room_host = RoomHost()
+    yield room_host
+    room_host.close()
+
+
+def test_a_loopback_connection_is_known_by_its_unix_user(monkeypatch):
+    """On one machine the host counts people by the Unix user that owns the
+    connecting socket (sock_diag; /proc/net/tcp where netlink is refused)."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        with socket.create_connection(server.getsockname()) as _client:
+            accepted, remote = server.accept()
+            with accepted:
+                local = accepted.getsockname()
+                assert people.unix_user(remote, local) == os.getuid()
+                assert people.person_key(remote, local) == people.own_key()
+                assert people.person_key(remote, local, hub_user="anna") == "hub:anna"
+                monkeypatch.setattr(people, "_ask_kernel", lambda *a: (_ for _ in ()).throw(OSError("no netlink")))
+                assert people.unix_user(remote, local) == os.getuid()
+    assert people.unix_user(remote, local) is None  # closed: nobody owns it any more
+    # a loopback address whose user cannot be found is a machine, not a person
+    assert [people.is_one_person(k) for k in ("hub:anna", "user:anna", "uid:1042", "127.0.0.1", "::1", "?")] == [
+        True, True, True, False, False, False]
+
+
+#: A student's kernel that is not ours, in the standard library alone (another user may not read our venv):
+#: the WebSocket handshake, masked text frames out, unmasked frames in.
+WRONG_CODES_AS_ANOTHER_USER = """
+import json, socket, sys
+port, wrong = int(sys.argv[1]), sys.argv[2]
+ws = socket.create_connection(("127.0.0.1", port), timeout=10)
+ws.sendall(b"GET / HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\n"
+           b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\\r\\nSec-WebSocket-Version: 13\\r\\n\\r\\n")
+buffer = b""
+while b"\\r\\n\\r\\n" not in buffer:
+    buffer += ws.recv(4096)
+buffer = buffer.split(b"\\r\\n\\r\\n", 1)[1]
+def read(n):
+    global buffer
+    while len(buffer) < n:
+        buffer += ws.recv(65536)
+    data, buffer = buffer[:n], buffer[n:]
+    return data
+for _ in range(11):
+    text = json.dumps({"v": 1, "type": "join", "room": wrong, "name": "Guesser"}).encode()
+    ws.sendall(bytes([0x81, 0x80 | len(text)]) + bytes(4) + text)  # (a zero mask leaves the bytes as they are)
+    while True:
+        head = read(2)
+        size = head[1] & 0x7F
+        size = int.from_bytes(read(2 if size == 126 else 8), "big") if size >= 126 else size
+        payload = read(size)
+        if head[0] & 0x0F == 1:
+            print(json.loads(payload)["code"])
+            break
+"""
+
+
+def python_for(user: str) -> str | None:
+    """A Python interpreter ``user`` may run (this venv's may live under /root), or None."""
+    for candidate in (os.path.realpath(sys.executable), "/usr/bin/python3"):
+        try:
+            if subprocess.run([candidate, "-c", "pass"], user=user, capture_output=True, timeout=30,
+                              cwd="/").returncode == 0:
+                return candidate
+        except OSError:
+            continue
+    return None
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="needs root to run a kernel as another user")
+def test_wrong_codes_from_one_unix_user_lock_out_only_that_user(host):
+    """10 wrong codes from 127.0.0.1 locked every join without a key for a
+    minute - every student of a one-machine JupyterHub. Now they lock out
+    the Unix user who typed them."""
+    python = python_for("nobody")
+    if python is None:
+        pytest.skip("no Python interpreter the user nobody may run")
+    room = host.open_room(pace=0.02, seed=5)
+    wrong = codes.shown(room.code[:2] + ("2222" if room.code[3:] != "2222" else "3333"))
+    done = subprocess.run([python, "-c", WRONG_CODES_AS_ANOTHER_USER, str(host.port), wrong], user="nobody",
+                          capture_output=True, text=True, timeout=60, cwd="/")
+    assert done.stdout.split() == ["no_such_room"] * 10 + ["too_many_tries"], done.stderr
+    assert {e.who for e in host.log if e.code in ("no_such_room", "too_many_tries")} == {"user:nobody"}
+    raw = RawClient(host.port)  # another student on the same machine (this test's own user)
+    try:
+        assert raw.join(room.code, "Anna")["seat"] == 0
+    finally:
+        raw.close()
+
+
+def open_unjoined(host):
+    return host._call(lambda: sum(1 for c in host.logic.connections if c.joined is None and c.teacher is None))
+
+
+def test_a_connection_flood_from_one_person_leaves_the_host_open(host):
+    room = host.open_room(pace=0.02, seed=5)
+    flood = [RawClient(host.port) for _ in range(UNJOINED_PER_PERSON + 12)]
+    try:
+        assert wait_until(lambda: open_unjoined(host) == UNJOINED_PER_PERSON)
+        codes_seen = []
+        for raw in flood[:12]:  # the oldest were closed, with the reason
+            with pytest.raises(ConnectionClosed) as closed:
+                raw.recv(timeout=10)
+            codes_seen.append(closed.value.rcvd.code)
+        assert codes_seen == [1008] * 12
+        anna = RoomClient(room.code, "Anna")  # a student gets in (closing the flood's oldest)
+        try:
+            assert anna.seat == 0
+            assert open_unjoined(host) <= UNJOINED_PER_PERSON - 1  # (fewer when a slow machine passed their 10 s)
+        finally:
+            anna.close()
+    finally:
+        for raw in flood:
+            raw.close()
+
+
+def test_a_rejoin_over_the_wire_closes_the_old_connection(host):
+    room = host.open_room(pace=0.02, seed=5)
+    first, second = RawClient(host.port), RawClient(host.port)
+    try:
+        token = first.join(room.code, "Anna")["token"]
+        assert second.join(room.code, "Anna", token=token)["seat"] == 0
+        assert first.recv_type("closed")["code"] == "replaced"
+        with pytest.raises(ConnectionClosed) as closed:
+            first.recv(timeout=10)
+        assert closed.value.rcvd.code == 1000
+        assert host._call(lambda: sum(1 for c in host.logic.connections if c.joined is not None)) == 1
+    finally:
+        first.close(), second.close()
+
+
+def test_a_ping_flood_over_the_wire_is_closed(host):
+    """250,000 pings in 15 s were never closed."""
+    room = host.open_room(pace=0.02, seed=5)
+    raw = RawClient(host.port)
+    raw.join(room.code, "Eve")
+    sent = 0
+    with pytest.raises(ConnectionClosed):
+        for sent in range(1, 20_001):
+            raw.ws.ping(str(sent).encode())
+            if sent % 100 == 0:
+                time.sleep(0.001)
+        raw.recv(timeout=10)  # (the close, if all were sent before it came)
+    assert wait_until(lambda: any(e.code == "ping_flood" for e in host.log))
+    assert raw.ws.close_code == 1008 and raw.ws.close_reason == "too many pings"
+    assert sent < 20_000
+
+
+def test_a_joined_connection_that_stops_answering_pings_is_dropped(monkeypatch):
+    from triviador_nb.rooms import host as host_module
+
+    monkeypatch.setattr(host_module, "PING_INTERVAL_S", 0.2)
+    monkeypatch.setattr(host_module, "PING_TIMEOUT_S", 0.5)
+    monkeypatch.setattr(host_module, "CLOSE_TIMEOUT_S", 0.5)
+    room_host = RoomHost()
+    try:
+        room = room_host.open_room(pace=0.02, seed=5)
+        silent = socket.create_connection(("127.0.0.1", room_host.port))  # a kernel that froze after joining
+        silent.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                       b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        join = json.dumps({"v": 1, "type": "join", "room": room.code, "name": "Zed", "map": False}).encode()
+        mask = b"\x01\x02\x03\x04"
+        silent.sendall(bytes([0x81, 0x80 | 126]) + len(join).to_bytes(2, "big") + mask
+                       + bytes(b ^ mask[i % 4] for i, b in enumerate(join)))
+        assert wait_until(lambda: room.connected("Zed"), timeout=10)
+        assert wait_until(lambda: not room.connected("Zed"), timeout=10)  # no pong: dropped, the name kept
+        assert [m.name for m in room.members()] == ["Zed"]
+        silent.close()
+    finally:
+        room_host.close()

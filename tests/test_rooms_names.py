@@ -1,0 +1,109 @@
+"""Look-alike names and names that impersonate the teacher or a bot (issue 28, point 4).
+
+Cyrillic "Аnna" and "Annа" were seated next to "Anna"; "Teacher" and
+"Bot 2 (medium)" were accepted. A room now refuses a name whose UTS #39
+confusable skeleton meets one already in it (``name_confusable``, with the
+name it looks like) and a name with a word the screens use for the teacher
+or a bot in en/hu/cs (``name_reserved``); the student's screen words both.
+"""
+
+from __future__ import annotations
+
+import pytest
+from room_helpers import Wire, fast_open
+
+from triviador_nb.i18n import _, speaking
+from triviador_nb.rooms import JoinError, RoomClient, RoomHost, codes
+from triviador_nb.rooms.names import impersonates, look_alike, skeleton
+from triviador_nb.ui.sources import refusal_text
+from triviador_nb.words import SKILL_LABELS
+
+
+@pytest.fixture
+def wire():
+    return Wire()
+
+
+def join(wire, code, name, address):
+    peer, _conn = wire.student(code, name, address=address)
+    return peer.sent[0]  # (the answer to the join: welcome or error; the lobby follows a welcome)
+
+
+def test_look_alike_names_are_refused_with_the_name_they_look_like(wire):
+    teacher = wire.teacher()
+    code = fast_open(wire, teacher)
+    assert join(wire, code, "Anna", "127.0.0.2")["type"] == "welcome"
+    for i, name in enumerate(["\u0410nna", "Ann\u0430", "\u0410NN\u0410"]):  # Cyrillic А / а
+        refused = join(wire, code, name, f"127.0.0.{10 + i}")
+        assert refused == {"v": 2, "type": "error", "code": "name_confusable", "room": code, "name": "Anna",
+                           "reason": f"The name {name} looks too much like Anna, who is in room {code} already: "
+                                     "choose a name that looks different."}
+    assert join(wire, code, "Ida", "127.0.0.3")["type"] == "welcome"
+    assert join(wire, code, "lda", "127.0.0.4")["name"] == "Ida"  # a small L looks like a capital i
+    assert join(wire, code, "Anka", "127.0.0.5")["type"] == "welcome"  # a different name is a name
+    assert join(wire, code, "ANNA", "127.0.0.6")["code"] == "name_taken"  # the same name is name_taken, as before
+    # a team name the teacher gave is a name in the room too
+    assert wire.op(teacher, "name_seat", code, seat=2, name="Foxes")["status"] == "ok"
+    assert join(wire, code, "F\u043e\u0445es", "127.0.0.7")["name"] == "Foxes"  # Cyrillic о, х
+    names = [m.name for m in wire.rooms.rooms[codes.normalise(code)].record.members.values()]
+    assert names == ["Anna", "Ida", "Anka"]
+
+
+@pytest.mark.parametrize("name", ["Teacher", "Bot 2 (medium)", "bot", "B0t 3", "\u0422eacher", "Mr Teacher",
+                                  "Tanár", "tanár úr", "Tanárnő", "2. gép", "Učitel", "paní učitelka", "Robot"])
+def test_names_of_the_teacher_and_the_bots_are_refused(wire, name):
+    code = fast_open(wire, wire.teacher())
+    refused = join(wire, code, name, "127.0.0.2")
+    assert refused == {"v": 2, "type": "error", "code": "name_reserved", "room": code, "name": name,
+                       "reason": f"{name} is what the screens call the teacher or a bot: choose your own name."}
+
+
+@pytest.mark.parametrize("name", ["Botond", "Gépész Gábor", "Robotka", "Teachers' Pet", "Ucitelova Jana", "Anna"])
+def test_names_that_only_contain_those_letters_are_names(wire, name):
+    code = fast_open(wire, wire.teacher())
+    assert join(wire, code, name, "127.0.0.2")["type"] == "welcome"
+
+
+@pytest.mark.parametrize("language", ["en", "hu", "cs"])
+def test_every_language_words_for_the_teacher_and_the_bots_are_covered(language):
+    """The words come from the catalogues: a translation that changes them
+    must keep them refused."""
+    with speaking(language):
+        shown = [_("Teacher"), _("Bot {n}").format(n=2),
+                 _("Bot {n} ({skill})").format(n=3, skill=_(SKILL_LABELS["hard"]))]
+    assert [impersonates(words) for words in shown] == [True, True, True], shown
+
+
+def test_skeletons_follow_unicode_confusables():
+    assert skeleton("p\u0430ypal") == "paypal" and skeleton("\U0001d5c9\U0001d5ba") == "pa"  # Cyrillic а; math sans
+    assert look_alike("\u0410nna", ["Ben", "Anna"]) == "Anna" and look_alike("Anna", ["Ben"]) is None
+
+
+def test_a_students_screen_words_the_new_refusals_in_each_language():
+    data = {"name": "Anna", "room": "22-2345"}
+    with speaking("cs"):
+        assert refusal_text("name_confusable", data, "") == ("To jméno se příliš podobá jménu Anna, které už v "
+                                                             "místnosti 22-2345 je: zvol jméno, které vypadá jinak.")
+    with speaking("hu"):
+        assert refusal_text("name_held", data, "") == ("Már bent vagy a(z) 22-2345 szobában Anna néven: mindenkinek "
+                                                       "egy neve lehet. Lépj be Anna néven, vagy kérdezd a tanárt.")
+        assert refusal_text("name_reserved", {"name": "Tanár", "room": "22-2345"}, "") == (
+            "A(z) Tanár név a tanárt vagy egy gépi játékost jelöli a képernyőkön: válassz saját nevet.")
+    with speaking("en"):
+        assert refusal_text("replaced", {}, "") == ("You joined this room again from another window or kernel: "
+                                                    "this one has stopped.")
+
+
+def test_a_student_client_stops_at_a_look_alike_name(token_home):
+    room_host = RoomHost()
+    try:
+        room = room_host.open_room(pace=0.02, seed=5)
+        anna = RoomClient(room.code, "Anna")
+        try:
+            with pytest.raises(JoinError) as refused:
+                RoomClient(room.code, "\u0410nna")
+            assert (refused.value.code, refused.value.data) == ("name_confusable", {"room": room.code, "name": "Anna"})
+        finally:
+            anna.close()
+    finally:
+        room_host.close()
