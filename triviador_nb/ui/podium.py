@@ -28,7 +28,7 @@ ORDER = {1: 2, 2: 1, 3: 3}  #: where each place stands, left to right (CSS order
 
 PODIUM_CSS = """
 <style>
-.tnb-podium { container-type: inline-size; width: 100%; }
+.tnb-podium { container-type: inline-size; width: 100%; margin-bottom: 12px; }
 .tnb-podium-row { display: flex; align-items: flex-end; justify-content: center; gap: 2cqw; padding: 8px 0 0 0;
   font-size: clamp(16px, 2.6cqw, 40px); }
 .tnb-podium-col { flex: 0 1 30%; display: flex; flex-direction: column; align-items: stretch; text-align: center;
