@@ -363,6 +363,7 @@ REFUSALS = {
     # the table (triviador_nb.classroom.table)
     "not_started": N_("the game has not started yet"),
     "paused": N_("one moment: the result is still on screen"),
+    "get_ready": N_("get ready: the game begins in a moment"),
     "held": N_("the teacher has paused the game"),
     "stopped": N_("this game has been closed"),
     "no_question": N_("there is no open question"),
@@ -441,6 +442,8 @@ def status(view) -> tuple[str, str]:
     other = view.players[acting[0]].name if acting else ""
     if view.paused:
         what = _("the result")
+    elif view.get_ready_s > 0:
+        what = _("get ready: the game begins in a moment")
     elif stage == "base":
         what = (_("Your base: click a territory (outlined) for your castle") if you
                 else _("{player} is choosing a base").format(player=other))

@@ -65,9 +65,9 @@ def run_lesson(url: str, out: Path) -> LessonReport:
             report.screenshots.append(shot.name)
             if width == 1280:
                 page.get_by_role("button", name="Start the game").first.click()
-                box = page.locator(".tnb-teacher input[type=password]").first
-                box.wait_for(timeout=30_000)
-                page.wait_for_timeout(1200)  # the first question is open
+                box = page.locator(".tnb-teacher input[type=password]:enabled").first
+                box.wait_for(timeout=30_000)  # the first question is open (after the get-ready's 3-2-1)
+                page.wait_for_timeout(300)
                 box.click()
                 page.keyboard.type("1848")
                 report.entry_hidden = box.get_attribute("type") == "password"

@@ -14,6 +14,7 @@ of kernel messages while the mouse sweeps over the map.
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -31,6 +32,7 @@ try:
     from driver import chromium_path, play_whole_game
     from room_driver import play_room_game
     from classroom_driver import run_lesson
+    from moments_driver import run_moments
 except ImportError as missing:  # no Playwright
     chromium_path = None
     MISSING = f"Playwright for Python is not installed ({missing})"
@@ -178,6 +180,33 @@ def test_the_classroom_projector_in_voila_needs_no_network(server_url):
     assert all(sizes["map"] > 300 and sizes["teacher"] > 100 for sizes in report.rendered.values()), report.rendered
     assert report.entry_hidden and report.answer_in
     assert report.paused.startswith("Paused"), report.paused
+
+
+def test_the_get_ready_the_answered_count_the_podium_and_a_cue_from_the_package(server_url):
+    """Issue 24: Start shows 3, 2, 1 on the projector and on a player's screen
+    before the first question; the projector counts "2 of 3 answered"; with
+    the sound switched on the page plays the open, almost-up and reveal cues
+    from the package's own files (the same bytes, and no sound file asked of
+    any server); End game shows the podium, and the player's place."""
+    from triviador_nb.ui.sound import cue_file
+
+    report = run_moments(server_url, OUT)
+    print(f"\nmoments: countdown {report.countdown}, answered {report.answered}, played {report.played}, "
+          f"sizes {report.sizes}, podium {report.podium} {report.podium_box}, place {report.place}")
+    assert report.blocked == [] and report.audio_requests == []
+    assert report.ready_title == "Get ready!"
+    assert report.countdown == {"projector": ["3", "2", "1"], "player": ["3", "2", "1"]}
+    assert report.answered["projector"][-2:] == ["1 of 3 answered", "2 of 3 answered"]
+    assert report.answered["player"][-1] == "2 of 3 answered"
+    assert report.played == ["open", "almost", "reveal"]
+    assert report.sizes == {name: len(cue_file(name)) for name in ("open", "almost", "reveal")}
+    for key in ("projector", "player"):
+        places = [step.split()[-1] for step in report.podium[key]]  # each step ends with its place
+        assert places[0] == "1st" and set(places) <= {"1st", "2nd", "3rd"}, report.podium[key]
+    assert "Team A" in " ".join(report.podium["projector"]) and "Team B" in " ".join(report.podium["projector"])
+    assert report.podium_box["projector"]["height"] >= 250  # read from the back of the room
+    place = re.compile(r"You are [123](st|nd|rd) of 3( \(a shared place\))?")
+    assert all(place.fullmatch(line) for line in report.place), report.place
 
 
 @pytest.mark.parametrize("where", ["voila", "lab"])

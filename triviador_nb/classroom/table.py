@@ -16,6 +16,12 @@ puts it (after the previous result's pause) and an answer's time is when the
 table receives it, minus any time the teacher held the game. A bot's planned
 delay is scaled by ``pace`` before it answers, and the time recorded is the
 delay it really took, so a bot never looks slower or faster than it was.
+
+Get ready (issue 24): Start (and "Play again") first gives every screen a
+short 3-2-1 (:data:`GET_READY_S`, the view's ``get_ready_s``); the first
+prompt is hidden and its timer starts only when the get-ready is over, so it
+changes no response time and no outcome. A hold during it starts it again on
+release.
 """
 
 from __future__ import annotations
@@ -47,6 +53,10 @@ from .clock import Clock, LoopClock, Timer
 
 NewGame = Callable[[int, frozenset[str]], tuple[Game, Mapping[int, Bot]]]
 RecordListener = Callable[[str, Game], None]
+
+#: Seconds of "get ready" after Start before the first prompt's timer runs
+#: (a table made with ``get_ready_s=None`` reads it when it is made).
+GET_READY_S = 3.0
 
 
 @dataclass(frozen=True)
@@ -131,23 +141,29 @@ class Table:
             holds the ids of every question asked at this table so far (D4).
         earlier: the games played at this table before ``game`` (a resumed
             journal's), so "Play again" and reports count them.
+        get_ready_s: seconds of "get ready" after Start and "Play again"
+            before the first prompt (0: none; None: :data:`GET_READY_S`).
 
     Attributes:
         game: the game now; games: every game played at this table.
         humans: the seats people play.
         started, paused, held, stopped: Start was pressed; a result is on
             screen; the teacher holds the game; the table is closed.
+        getting_ready: Start was pressed and the get-ready runs (the first
+            prompt waits).
         fault: the last unexpected error a timer met (the game went on), or "".
     """
 
     def __init__(self, game: Game, bots: Mapping[int, Bot], clock: Clock | None = None, pace: float = 1.0,
                  reveal_s: float = 3.0, think_s: float = 1.2, new_game: NewGame | None = None,
-                 earlier: Sequence[Game] = ()):
+                 earlier: Sequence[Game] = (), get_ready_s: float | None = None):
         self.game = game
         self.games = [*earlier, game]
         self.bots = dict(bots)
         self.clock = clock or LoopClock()
         self.pace, self.reveal_s, self.think_s = pace, reveal_s, think_s
+        self.get_ready_s = GET_READY_S if get_ready_s is None else max(0.0, float(get_ready_s))
+        self._ready_until: float | None = None  # clock time the get-ready ends, while it runs
         self.new_game = new_game
         self.started = self.paused = self.held = self.stopped = False
         self.fault = ""
@@ -163,6 +179,20 @@ class Table:
         self._rewrites = 0  # undos and corrections in this game (part of the state id)
         self._spent: dict[tuple[str, str], float] = {}  # (prompt, question) -> seconds it had run when left
         self._by_bots: set[tuple[tuple[str, str], int]] = set()  # (moment, seat): a bot answered the open question
+
+    @property
+    def getting_ready(self) -> bool:
+        return self._ready_until is not None and not self.game.is_over and not self.stopped
+
+    def get_ready_left(self) -> float:
+        """Seconds of the get-ready still to run (0 when none runs; its whole
+        length while the teacher holds it: it starts again on release)."""
+        with self._lock:
+            if not self.getting_ready:
+                return 0.0
+            if self.held:
+                return self.get_ready_s
+            return max(0.0, self._ready_until - self.clock.now())
 
     @property
     def humans(self) -> tuple[int, ...]:
@@ -214,19 +244,43 @@ class Table:
             v = view(self.game, seat)
             if v.question is not None and (self._moment(), seat) in self._by_bots:
                 v = replace(v, question=replace(v.question, my_answer=None))
-            if self.paused and v.question is not None:  # the next question is put after the pause, not before
+            ready = self.get_ready_left()
+            if (self.paused or ready) and v.question is not None:  # the next question is put after the pause, not before
                 v = replace(v, question=None, prompt=Prompt("wait"))
+            elif ready:  # a territory to choose waits for the get-ready too
+                v = replace(v, prompt=Prompt("wait"))
             return replace(v, state_id=self.state_id, started=self.started, paused=self.paused or self.held,
-                           time_left_s=round(self.time_left(), 3))
+                           time_left_s=round(self.time_left(), 3), get_ready_s=round(ready, 3))
 
     # ------------------------------------------------------------------ control
 
     def start(self) -> None:
-        """Begin play: the first prompt's timer starts now."""
+        """Begin play: the get-ready, then the first prompt's timer (at once
+        without a get-ready)."""
         with self._lock:
             if not self.started and not self.stopped:
                 self.started = True
+                self._get_ready([])
+
+    def _get_ready(self, events: list[Event]) -> None:
+        """Run the get-ready (``get_ready_s``), then the first prompt; with
+        none, the first prompt now."""
+        if self.get_ready_s <= 0 or self.game.is_over:
+            self._ready_until = None
+            self._step(events)
+            return
+        self._cancel_timers()
+        self._ready_until = self.clock.now() + self.get_ready_s
+        self._later(self.get_ready_s, self._ready_over(self._game_no))
+        self._notify(events)
+
+    def _ready_over(self, game_no: int) -> Callable[[], None]:
+        """What ends game ``game_no``'s get-ready: its first prompt, timer running."""
+        def ready() -> None:
+            if game_no == self._game_no and self._ready_until is not None and not self.held:
+                self._ready_until = None
                 self._step([])
+        return ready
 
     def hold(self) -> None:
         """The teacher holds the game: the timer stops, bots wait, intents are
@@ -246,7 +300,9 @@ class Table:
                 self.held = False
                 if self._deadline is not None:
                     self._deadline.release(self.clock.now())
-                if self.paused:
+                if self.getting_ready:
+                    self._get_ready([])
+                elif self.paused:
                     self._arm_reveal()
                 else:
                     self._step([])
@@ -282,7 +338,9 @@ class Table:
             if self.held and self._deadline is not None:
                 self._deadline.release(self.clock.now())
             self.started, self.held = True, False
-            if self.paused:
+            if self.getting_ready:
+                self._get_ready([])
+            elif self.paused:
                 self._arm_reveal()
             else:
                 self._step([])
@@ -316,7 +374,7 @@ class Table:
             self._deadline, self._deadline_for, self._plans = None, "", {}
             self.paused = self.held = False
             self.started = True
-            self._step(list(game.events))
+            self._get_ready(list(game.events))
 
     def set_bot(self, seat: int, bot: Bot | None) -> None:
         """Hand ``seat`` to ``bot`` (a silent student's seat), or back to its
@@ -348,6 +406,7 @@ class Table:
                 return self.game
             self._cancel_timers()
             self.started, self.paused, self.held = True, False, False
+            self._ready_until = None
             number = self.game.seed if self.game.secret is None else 0  # (a secret game's bots draw from its secret)
             stand_ins = {s: Bot(s, skill, number + 1 + s) for s in range(len(self.game.players))}
             first = len(self.game.events)
@@ -423,7 +482,7 @@ class Table:
             asked = self.game.question
             if not self.started:
                 return Ack("rejected", "not_started", "Press Start to begin the game.")
-            if self.stopped or asked is None or self.paused:
+            if self.stopped or asked is None or self.paused or self.getting_ready:
                 return Ack("rejected", "no_question", "there is no open question to answer")
             if type(seat) is not int or seat not in asked.players:
                 return Ack("rejected", "not_your_seat", f"{_short(seat)} is not asked this question")
@@ -522,6 +581,8 @@ class Table:
             return Ack("duplicate", "already_answered", "your answer is in already")
         if self.held:
             return Ack("rejected", "held", "the teacher has paused the game")
+        if self.getting_ready:
+            return Ack("rejected", "get_ready", "get ready: the game begins in a moment")
         if self.paused:
             return Ack("rejected", "paused", "one moment: the result is still on screen")
         return None
@@ -581,7 +642,9 @@ class Table:
         self.paused = False
         self._cancel_timers()
         game = self.game
-        if game.is_over or not self.started or self.held or self.stopped:
+        if game.is_over or not self.started or self.held or self.stopped or self.getting_ready:
+            if self.getting_ready and not self.held:  # a skip, a hand-over during the get-ready: it runs on
+                self._later(self._ready_until - self.clock.now(), self._ready_over(self._game_no))
             self._notify(events)
             return
         now, sid = self.clock.now(), self.state_id

@@ -155,6 +155,8 @@ class View:
         started, paused, time_left_s: the table's clock (the engine alone
             gives True, False and the full time limit): play has begun, a
             result is on screen, seconds left on the prompt's timer.
+        get_ready_s: seconds left of the table's "get ready" after Start
+            (0: none runs); while it runs the first prompt is not shown.
     """
 
     state_id: str
@@ -189,6 +191,7 @@ class View:
     paused: bool = False
     time_left_s: float = 0.0
     places: tuple[int, ...] | None = None
+    get_ready_s: float = 0.0
 
     @property
     def is_over(self) -> bool:

@@ -82,7 +82,7 @@ class TableTarget:
     held = property(lambda self: self.table.held)
     started = property(lambda self: self.table.started)
     asking = property(lambda self: self.table.started and self.table.game.question is not None
-                      and not self.table.paused)
+                      and not self.table.paused and not self.table.getting_ready)
     is_over = property(lambda self: self.table.game.is_over)
     can_undo = property(lambda self: any(not isinstance(e, Draw) for e in self.table.game.record))
     state_id = property(lambda self: self.table.state_id)

@@ -26,12 +26,17 @@ from ..i18n import MAP, RULE_SET, TERRITORY, _, pgettext, speaking
 from ..maps import GameMap
 from ..resources import data_dir
 from . import panels
+from .answered import ANSWERED_CSS, AnsweredCount
 from .cells import close_widgets
 from .event_log import EventLog
+from .get_ready import GetReady
 from .map_view import MapView
 from .palette import seat_colour
+from .place import PLACE_CSS, PlaceLine
+from .podium import PODIUM_CSS, Podium
 from .question_panel import QuestionPanel
 from .scoreboard import Scoreboard
+from .sound import Cues, Sound
 from .styles import CSS
 
 TICK_S = 0.25  # countdown refresh, seconds
@@ -271,6 +276,9 @@ class GameScreen:
         self.status = w.HTML()
         self.message = w.HTML(layout={"min_height": "1.6em"})
         self.scoreboard = Scoreboard()
+        self.place, self.get_ready, self.answered, self.podium = PlaceLine(), GetReady(), AnsweredCount(), Podium()
+        self.sound = Sound()
+        self.cues = Cues(self.sound)
         self.reveal = w.HTML()
         self.log = EventLog()
         self.ranking = w.HTML()
@@ -297,13 +305,16 @@ class GameScreen:
                                   layout={"width": "100%", "height": "40px", "visibility": "hidden"})
         self.by_name.observe(lambda change: self._guarded(self._named, change["new"]), "value")
         self.start_button = self._big_button(_("Start the game"), "primary", self.start)
-        self.side = side = w.VBox([self.scoreboard.widget, self.start_button, self.message, self.panel.widget,
-                                   turn_controls, self.by_name, self.ranking, self.play_again, self.report_box, self.reveal,
+        self.side = side = w.VBox([self.scoreboard.widget, self.start_button, self.get_ready,
+                                   self.message, self.panel.widget, self.answered.widget, turn_controls, self.by_name, self.ranking, self.play_again, self.report_box, self.reveal,
                                    self.log],
                       layout={"flex": "1 1 0", "min_width": "300px", "padding": "0 0 0 12px",
                               "overflow": "visible"})
-        self.widget = w.VBox([w.HTML(CSS), self.title, self.status,
-                              w.HBox([self.map_view.widget, side], layout={"align_items": "flex-start",
+        # the place and the sound switch beside the title: no line of their own to push the question down
+        title_row = w.HBox([self.title, self.place.widget, self.sound],
+                           layout={"width": "100%", "align_items": "center"})
+        self.widget = w.VBox([w.HTML(CSS + PLACE_CSS + ANSWERED_CSS + PODIUM_CSS), title_row, self.status,
+                              self.podium.widget, w.HBox([self.map_view.widget, side], layout={"align_items": "flex-start",
                                                                           "width": "100%"})],
                              layout={"width": "100%"})
         self.widget.add_class("tnb-root")
@@ -332,6 +343,7 @@ class GameScreen:
             return
         v = self.view
         self._render(v)
+        self.cues.follow(v, held=source.held)
         if not v.started:
             self.panel.clear(_("Press Start when the class is ready: the players choose their bases then.")
                              if v.stage == "base" else
@@ -340,6 +352,8 @@ class GameScreen:
         elif v.is_over:
             self._shown = v.state_id
             self.panel.clear(_("The game is over."))
+        elif v.get_ready_s > 0:  # the 3-2-1 (get_ready.py): the first prompt is shown when it is over
+            self.panel.clear(_("The game begins in a moment…"))
         elif v.paused and not source.held and v.reveal is not None and v.reveal.index != self._shown_reveal:
             self._shown_reveal, self._shown = v.reveal.index, ""
             self.panel.result(words.outcome_lines(v) or [_("See the result below.")])
@@ -389,7 +403,9 @@ class GameScreen:
         source = self.source
         if self._stopped or source.stopped or source.state_id != state_id or source.paused:
             return
-        self.panel.set_time_left(source.time_left())
+        left = source.time_left()
+        self.panel.set_time_left(left)
+        self.cues.tick(state_id, left)
         source.call_later(TICK_S, lambda: self._guarded(self._tick, state_id))
 
     # ------------------------------------------------------------------ input
@@ -471,6 +487,10 @@ class GameScreen:
         self.status.value = panels.status_html(v) if not (source.held and v.started and not v.is_over) else (
             f'<div class="tnb-status tnb-yourturn" role="status"><span class="tnb-phase">{paused}</span> · {why}</div>')
         self.scoreboard.show(v, roles)
+        self.place.show(v, None if self.teams else self.seat)
+        self.get_ready.show(v)
+        self.answered.show(v)
+        self.podium.show(v)
         self.reveal.value = panels.reveal_html(v)
         self.log.show(panels.log_lines(v))
         over = v.is_over
