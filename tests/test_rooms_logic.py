@@ -18,7 +18,7 @@ from room_helpers import move_for
 
 from triviador_nb.classroom import ManualClock
 from triviador_nb.engine.view import View
-from triviador_nb.rooms import protocol
+from triviador_nb.rooms import handshake, protocol
 from triviador_nb.rooms.rooms import JOIN_WITHIN_S, KEY_OWNER, Rooms
 
 
@@ -59,9 +59,17 @@ class Wire:
         version = message.pop("v", protocol.VERSION)
         self.rooms.receive(conn, json.dumps({"v": version, **message}))
 
-    def teacher(self, key="the-teachers-key", **peer):
+    def teacher(self, key="the-teachers-key", v=protocol.VERSION, **peer):
+        """A teacher's connection; from version 3 the key is proved, not sent."""
         peer, conn = self.connect(**peer)
-        self.send(conn, type="teacher", key=key)
+        if v < protocol.PROVING or key is None:
+            self.send(conn, v=v, type="teacher", **({"key": key} if v < protocol.PROVING else {}))
+            return peer, conn
+        mine = handshake.nonce()
+        self.send(conn, type="teacher", nonce=mine)
+        if peer.sent and peer.sent[-1]["type"] == "challenge":
+            context = handshake.teacher_context(mine, peer.sent[-1]["nonce"])
+            self.send(conn, type="proof", proof=handshake.proof(key, "client", context))
         return peer, conn
 
     def op(self, teacher, op, room="", **args) -> dict:
@@ -71,8 +79,17 @@ class Wire:
         return next(m for m in reversed(peer.sent) if m["type"] == "done" and m["ref"] == ref)
 
     def student(self, code, name, token=None, v=protocol.VERSION, **peer):
+        """A student's connection; from version 3 a rejoin proves ``token``
+        after the host's challenge, and the key is never sent."""
         peer, conn = self.connect(**peer)
-        self.send(conn, v=v, type="join", room=code, name=name, map=False, **({"token": token} if token else {}))
+        if v < protocol.PROVING:
+            self.send(conn, v=v, type="join", room=code, name=name, map=False, **({"token": token} if token else {}))
+            return peer, conn
+        mine = handshake.nonce()
+        self.send(conn, type="join", room=code, name=name, map=False, nonce=mine, rejoin=token is not None)
+        if token is not None and peer.sent and peer.sent[-1]["type"] == "challenge":
+            context = handshake.seat_context(code, name, mine, peer.sent[-1]["nonce"])
+            self.send(conn, type="proof", proof=handshake.proof(token, "client", context))
         return peer, conn
 
 
@@ -86,6 +103,11 @@ def fast_open(wire, teacher, **args):
                    pace=0.02, **args)
     assert done["status"] == "ok", done
     return done["result"]["room"]
+
+
+def key_of(peer) -> str:
+    """The seat's key: the first welcome carries it (from version 3, later ones leave it out)."""
+    return next(m["token"] for m in peer.sent if m["type"] == "welcome" and "token" in m)
 
 
 def play(wire, players, until, seconds=600.0, step=0.05):
@@ -103,7 +125,7 @@ def play(wire, players, until, seconds=600.0, step=0.05):
             intent = move_for(v, seat) if seat is not None else None
             if intent is not None and (v.state_id, seat) not in getattr(peer, "done", set()):
                 peer.done = getattr(peer, "done", set()) | {(v.state_id, seat)}
-                wire.send(conn, type="intent", ref=moved + 1, token=peer.last("welcome")["token"],
+                wire.send(conn, type="intent", ref=moved + 1, token=key_of(peer),
                           state_id=v.state_id, intent=protocol.action_intent(intent))
                 moved += 1
         wire.clock.advance(step)
@@ -112,7 +134,7 @@ def play(wire, players, until, seconds=600.0, step=0.05):
 
 def test_a_teacher_with_the_key_runs_a_whole_room_over_the_protocol(wire):
     teacher = wire.teacher()
-    assert teacher[0].last("rooms") == {"v": 2, "type": "rooms", "rooms": [], "who": "teacher"}
+    assert teacher[0].last("rooms") == {"v": protocol.VERSION, "type": "rooms", "rooms": [], "who": "teacher"}
     code = fast_open(wire, teacher)
     assert teacher[0].last("rooms")["rooms"] == [code]
     state = teacher[0].last("room")
@@ -149,7 +171,7 @@ def test_a_teacher_with_the_key_runs_a_whole_room_over_the_protocol(wire):
     assert sorted(files) == sorted(f for f in files if f.startswith("report"))
     assert any(f.endswith(".xlsx") for f in files) and base64.b64decode(files[next(iter(files))])
     assert wire.op(teacher, "close_room", code)["status"] == "ok"
-    assert anna[0].last("closed") == {"v": 2, "type": "closed", "code": "room_closed",
+    assert anna[0].last("closed") == {"v": protocol.VERSION, "type": "closed", "code": "room_closed",
                                       "reason": "The teacher closed the room."}
     assert teacher[0].last("rooms")["rooms"] == []
 
@@ -182,14 +204,14 @@ def test_a_student_key_is_never_a_teacher_key_and_a_wrong_key_is_refused(wire):
     teacher = wire.teacher()
     code = fast_open(wire, teacher)
     anna = wire.student(code, "Anna")
-    seat_key = anna[0].last("welcome")["token"]
+    seat_key = key_of(anna[0])
     for key in (seat_key, "guess", ""):
         peer, conn = wire.teacher(key=key, address="127.0.0.9")
         assert peer.last("error")["code"] == "not_a_teacher"
         done = wire.op((peer, conn), "start", code)
         assert done["status"] == "rejected" and done["code"] == "not_a_teacher"
     # the connection Anna joined with cannot become a teacher either
-    wire.send(anna[1], type="teacher", key="the-teachers-key")
+    wire.send(anna[1], type="teacher", nonce=handshake.nonce())
     assert anna[0].last("error")["code"] == "already_joined"
     assert wire.rooms.rooms[code.replace("-", "")].table is None  # nothing started
     # ten wrong keys from one address lock that address out of the teacher role for a minute
@@ -210,7 +232,7 @@ def test_a_hub_teacher_controls_only_their_own_rooms(wire):
     assert not_a_teacher[0].last("error")["code"] == "not_a_teacher"
     code = fast_open(wire, tereza)
     assert olga[0].last("rooms")["rooms"] == [] and tereza[0].last("rooms") == {
-        "v": 2, "type": "rooms", "rooms": [code], "who": "tereza"}
+        "v": protocol.VERSION, "type": "rooms", "rooms": [code], "who": "tereza"}
     refused = wire.op(olga, "start", code)
     assert refused["status"] == "rejected" and refused["code"] == "no_such_room"
     assert not any(m.get("room") == code for m in olga[0].all("room"))  # olga never sees tereza's lobby
@@ -252,7 +274,7 @@ def test_teacher_commands_are_checked_and_refusals_come_as_codes(wire):
     peer, conn = teacher
     wire.rooms.receive(conn, json.dumps({"v": 2, "type": "op", "ref": 9, "op": "set_bot", "room": code,
                                          "args": {"skill": "hard"}}))
-    assert peer.last("error") == {"v": 2, "type": "error", "code": "bad_field", "reason": "seat must be given for set_bot"}
+    assert peer.last("error") == {"v": protocol.VERSION, "type": "error", "code": "bad_field", "reason": "seat must be given for set_bot"}
     wire.rooms.receive(conn, json.dumps({"v": 2, "type": "op", "ref": 9, "op": "format_disk", "room": code}))
     assert peer.last("error")["code"] == "bad_field"
 
@@ -295,7 +317,7 @@ def test_a_forged_op_cannot_reach_rooms_of_the_key_from_a_student_connection(wir
     anna = wire.student(code, "Anna")
     peer, conn = anna
     wire.rooms.receive(conn, protocol.op(1, "start", code))
-    assert peer.last("done") == {"v": 2, "type": "done", "ref": 1, "status": "rejected", "code": "not_a_teacher",
+    assert peer.last("done") == {"v": protocol.VERSION, "type": "done", "ref": 1, "status": "rejected", "code": "not_a_teacher",
                                  "reason": "Only the teacher can do that.", "result": None}
     assert wire.rooms.rooms[code.replace("-", "")].table is None
     assert wire.rooms.rooms[code.replace("-", "")].owner == KEY_OWNER
