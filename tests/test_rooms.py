@@ -91,7 +91,7 @@ def test_forged_and_broken_messages_are_refused_and_change_nothing(host):
     assert raw.recv_type("error")["code"] == "not_json"
     raw.send(b"\x00\x01binary")
     assert raw.recv_type("error")["code"] == "not_json"
-    raw.send({"v": 3, "type": "join", "room": room.code, "name": "X"})
+    raw.send({"v": 4, "type": "join", "room": room.code, "name": "X"})
     assert raw.recv_type("error")["code"] == "wrong_version"
     raw.send({"v": 1, "type": "shout"})
     assert raw.recv_type("error")["reason"] == ("unknown message type 'shout': a player sends join, intent or leave; "
