@@ -23,9 +23,9 @@ from room_helpers import wait_until
 from test_rooms_logic import Wire, fast_open, key_of
 from websockets.asyncio.server import serve
 
+from triviador_nb.banks import resolve_bank
 from triviador_nb.classroom.journal import read_journal
 from triviador_nb.maps import resolve_map
-from triviador_nb.banks import resolve_bank
 from triviador_nb.rooms import codes, handshake
 from triviador_nb.rooms.client import RoomClient, token_file
 from triviador_nb.rooms.host import RoomHost

@@ -33,7 +33,7 @@ from ..engine import Action
 from ..engine.view import View
 from ..maps import GameMap
 from . import codes, handshake, protocol
-from .protocol import LANGUAGE_CODE, MAX_HOST_MESSAGE, ProtocolError, action_intent, clean_name, dumps, map_from_plain
+from .protocol import LANGUAGE_CODE, MAX_HOST_MESSAGE, ProtocolError, action_intent, clean_name, map_from_plain
 
 ACK_TIMEOUT_S = 5.0  # the longest a click waits for the host's answer
 JOIN_TIMEOUT_S = 8.0  # the longest join() waits for the first answer

@@ -317,9 +317,10 @@ class TeacherClient:
                     self.loop.create_task(self._send(protocol.answer(handshake.proof(self._key, "client", context))))
                     return ""
         self.notice = "fake_host"
-        if not self._first.is_set():
-            self._fail("fake_host", f"The program at {self.url} could not prove it is the room host that has "
-                                    "this teacher key: the key was not sent to it.")
+        if not self._first.is_set():  # a wrong key and a program that is not the host look the same from here
+            self._fail("not_a_teacher" if data.get("type") == "challenge" else "fake_host",
+                       f"The program at {self.url} does not hold this teacher key (a wrong key, or a program that "
+                       "is not the room host): the key was not sent to it.")
             return "stop"
         self._notify(None)
         return "retry"
