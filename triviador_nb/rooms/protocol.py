@@ -1,7 +1,7 @@
-"""The room protocol, version 2: JSON messages between a room host, its players and its teachers.
+"""The room protocol, version 3: JSON messages between a room host, its players and its teachers.
 
 Every message is one WebSocket text frame holding a JSON object with ``"v"``
-(1 or 2) and a ``"type"``. The full description, with examples, is in
+(1, 2 or 3) and a ``"type"``. The full description, with examples, is in
 ``docs/rooms-protocol.md``; this module is its one implementation, used by the
 host and by the clients alike: every message is built by a function here and
 read by :func:`parse_client` (nothing else writes protocol JSON).
@@ -10,6 +10,13 @@ Version 2 adds the teacher (``teacher``, ``op``; the host answers ``done``,
 ``rooms`` and ``room``) and sends a seat's role as data (``view.seats``).
 A player that joins with ``"v": 1`` is answered in version 1, as before
 (``view.roles`` as short English labels), so old student clients keep working.
+
+Version 3 proves keys instead of sending them (:mod:`.handshake`): a ``join``
+carries a ``nonce`` and ``rejoin`` instead of the ``token``, a ``teacher`` a
+``nonce`` instead of the ``key``; the host answers ``challenge`` (its nonce
+and proof), the client ``proof``; intents and leaves carry no token, and
+only the first ``welcome`` of a first join carries the seat's key. Versions
+1 and 2 are still read and answered as before.
 
 From a player to the host (at most ``MAX_CLIENT_MESSAGE`` bytes each):
 
