@@ -367,10 +367,10 @@ class RoomClient:
             elif kind == "error":
                 self.notice = data["code"]
                 self.notice_data = {k: data[k] for k in ("room", "name", "wait_s") if k in data}
-                if data["code"] == "slow_down" or (data["code"] in ("too_many_tries", "no_such_room")
-                                                   and self._first.is_set()):
-                    # (no_such_room on the way back: a host resuming its rooms from their journals has
-                    # its port before its rooms; and a squatter could say it: either way, try again)
+                if data["code"] == "slow_down" or (self._first.is_set() and not self._proven):
+                    # on the way back, before the host proved the key, no refusal is final: a host resuming
+                    # its rooms from their journals has its port a moment before its rooms (no_such_room),
+                    # and a program squatting the port could say anything: try again
                     self.message = data["reason"]  # reconnecting while joins are held back: try again later
                     self._notify()
                     return "retry"
