@@ -10,7 +10,7 @@ from websockets.sync.client import connect
 
 from triviador_nb.classroom import ManualClock
 from triviador_nb.engine import Attack, ChoiceAnswer, GuessAnswer, Pick
-from triviador_nb.rooms import protocol
+from triviador_nb.rooms import handshake, protocol
 from triviador_nb.rooms.rooms import Rooms
 
 WAIT_S = 15.0  # the longest any wait in these tests lasts
@@ -112,6 +112,7 @@ class MemoryPeer:
         self.address, self.identity = address, identity
         self.sent: list[dict] = []
         self.closed_with: tuple[int, str] | None = None
+        self.key: str | None = None  # the seat's key the peer rejoined with
 
     def send(self, text: str) -> None:
         self.sent.append(json.loads(text))
@@ -142,9 +143,17 @@ class Wire:
         version = message.pop("v", protocol.VERSION)
         self.rooms.receive(conn, json.dumps({"v": version, **message}))
 
-    def teacher(self, key="the-teachers-key", **peer):
+    def teacher(self, key="the-teachers-key", v=protocol.VERSION, **peer):
+        """A teacher's connection; from version 3 the key is proved, not sent."""
         peer, conn = self.connect(**peer)
-        self.send(conn, type="teacher", key=key)
+        if v < protocol.PROVING or key is None:
+            self.send(conn, v=v, type="teacher", **({"key": key} if v < protocol.PROVING else {}))
+            return peer, conn
+        mine = handshake.nonce()
+        self.send(conn, type="teacher", nonce=mine)
+        if peer.sent and peer.sent[-1]["type"] == "challenge":
+            context = handshake.teacher_context(mine, peer.sent[-1]["nonce"])
+            self.send(conn, type="proof", proof=handshake.proof(key, "client", context))
         return peer, conn
 
     def op(self, teacher, op, room="", **args) -> dict:
@@ -154,9 +163,25 @@ class Wire:
         return next(m for m in reversed(peer.sent) if m["type"] == "done" and m["ref"] == ref)
 
     def student(self, code, name, token=None, v=protocol.VERSION, **peer):
+        """A student's connection; from version 3 a rejoin proves ``token``
+        after the host's challenge, and the key is never sent."""
         peer, conn = self.connect(**peer)
-        self.send(conn, v=v, type="join", room=code, name=name, map=False, **({"token": token} if token else {}))
+        peer.key = token
+        if v < protocol.PROVING:
+            self.send(conn, v=v, type="join", room=code, name=name, map=False, **({"token": token} if token else {}))
+            return peer, conn
+        mine = handshake.nonce()
+        self.send(conn, type="join", room=code, name=name, map=False, nonce=mine, rejoin=token is not None)
+        if token is not None and peer.sent and peer.sent[-1]["type"] == "challenge":
+            context = handshake.seat_context(code, name, mine, peer.sent[-1]["nonce"])
+            self.send(conn, type="proof", proof=handshake.proof(token, "client", context))
         return peer, conn
+
+
+def key_of(peer) -> str:
+    """The seat's key: the first welcome carries it (from version 3, later ones leave it out), or the
+    peer rejoined with it."""
+    return next((m["token"] for m in peer.sent if m["type"] == "welcome" and "token" in m), None) or peer.key
 
 
 def fast_open(wire, teacher, **args):

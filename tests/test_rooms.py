@@ -91,11 +91,11 @@ def test_forged_and_broken_messages_are_refused_and_change_nothing(host):
     assert raw.recv_type("error")["code"] == "not_json"
     raw.send(b"\x00\x01binary")
     assert raw.recv_type("error")["code"] == "not_json"
-    raw.send({"v": 3, "type": "join", "room": room.code, "name": "X"})
+    raw.send({"v": 4, "type": "join", "room": room.code, "name": "X"})
     assert raw.recv_type("error")["code"] == "wrong_version"
     raw.send({"v": 1, "type": "shout"})
-    assert raw.recv_type("error")["reason"] == ("unknown message type 'shout': a player sends join, intent or leave; "
-                                                 "a teacher also teacher and op")
+    assert raw.recv_type("error")["reason"] == ("unknown message type 'shout': a player sends join, proof, intent or "
+                                                 "leave; a teacher also teacher and op")
     raw.send({"v": 1, "type": "intent", "ref": 1, "token": "x", "state_id": "1:0", "intent": {"kind": "pick"}})
     assert raw.recv_type("error")["code"] == "not_joined"
     raw.send({"v": 1, "type": "join", "room": room.code, "name": "\u0007bell"})

@@ -81,7 +81,7 @@ def test_a_rejoin_replaces_the_seats_old_connection(wire):
     joined = [c for c in wire.rooms.connections if c.joined is not None]
     assert len(joined) == 1 and joined[0].peer is peers[-1]
     for old in peers[:-1]:
-        assert old.last("closed") == {"v": 2, "type": "closed", "code": "replaced",
+        assert old.last("closed") == {"v": protocol.VERSION, "type": "closed", "code": "replaced",
                                       "reason": f"You joined room {code} as Anna again from another window or "
                                                 "kernel: this one has stopped."}
         assert old.closed_with == (1000, "joined again elsewhere")

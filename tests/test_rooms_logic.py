@@ -14,16 +14,17 @@ import json
 from types import SimpleNamespace
 
 import pytest
-from room_helpers import Wire, fast_open, move_for
+from room_helpers import Wire, fast_open, key_of, move_for
 
 from triviador_nb.engine.view import View
-from triviador_nb.rooms import protocol
+from triviador_nb.rooms import handshake, protocol
 from triviador_nb.rooms.rooms import JOIN_WITHIN_S, KEY_OWNER
 
 
 @pytest.fixture
 def wire():
     return Wire()
+
 
 
 def play(wire, players, until, seconds=600.0, step=0.05):
@@ -41,7 +42,7 @@ def play(wire, players, until, seconds=600.0, step=0.05):
             intent = move_for(v, seat) if seat is not None else None
             if intent is not None and (v.state_id, seat) not in getattr(peer, "done", set()):
                 peer.done = getattr(peer, "done", set()) | {(v.state_id, seat)}
-                wire.send(conn, type="intent", ref=moved + 1, token=peer.last("welcome")["token"],
+                wire.send(conn, type="intent", ref=moved + 1, token=key_of(peer),
                           state_id=v.state_id, intent=protocol.action_intent(intent))
                 moved += 1
         wire.clock.advance(step)
@@ -50,7 +51,7 @@ def play(wire, players, until, seconds=600.0, step=0.05):
 
 def test_a_teacher_with_the_key_runs_a_whole_room_over_the_protocol(wire):
     teacher = wire.teacher()
-    assert teacher[0].last("rooms") == {"v": 2, "type": "rooms", "rooms": [], "who": "teacher"}
+    assert teacher[0].last("rooms") == {"v": protocol.VERSION, "type": "rooms", "rooms": [], "who": "teacher"}
     code = fast_open(wire, teacher)
     assert teacher[0].last("rooms")["rooms"] == [code]
     state = teacher[0].last("room")
@@ -87,7 +88,7 @@ def test_a_teacher_with_the_key_runs_a_whole_room_over_the_protocol(wire):
     assert sorted(files) == sorted(f for f in files if f.startswith("report"))
     assert any(f.endswith(".xlsx") for f in files) and base64.b64decode(files[next(iter(files))])
     assert wire.op(teacher, "close_room", code)["status"] == "ok"
-    assert anna[0].last("closed") == {"v": 2, "type": "closed", "code": "room_closed",
+    assert anna[0].last("closed") == {"v": protocol.VERSION, "type": "closed", "code": "room_closed",
                                       "reason": "The teacher closed the room."}
     assert teacher[0].last("rooms")["rooms"] == []
 
@@ -120,14 +121,14 @@ def test_a_student_key_is_never_a_teacher_key_and_a_wrong_key_is_refused(wire):
     teacher = wire.teacher()
     code = fast_open(wire, teacher)
     anna = wire.student(code, "Anna")
-    seat_key = anna[0].last("welcome")["token"]
+    seat_key = key_of(anna[0])
     for key in (seat_key, "guess", ""):
         peer, conn = wire.teacher(key=key, address="127.0.0.9")
         assert peer.last("error")["code"] == "not_a_teacher"
         done = wire.op((peer, conn), "start", code)
         assert done["status"] == "rejected" and done["code"] == "not_a_teacher"
     # the connection Anna joined with cannot become a teacher either
-    wire.send(anna[1], type="teacher", key="the-teachers-key")
+    wire.send(anna[1], type="teacher", nonce=handshake.nonce())
     assert anna[0].last("error")["code"] == "already_joined"
     assert wire.rooms.rooms[code.replace("-", "")].table is None  # nothing started
     # ten wrong keys from one address lock that address out of the teacher role for a minute
@@ -148,7 +149,7 @@ def test_a_hub_teacher_controls_only_their_own_rooms(wire):
     assert not_a_teacher[0].last("error")["code"] == "not_a_teacher"
     code = fast_open(wire, tereza)
     assert olga[0].last("rooms")["rooms"] == [] and tereza[0].last("rooms") == {
-        "v": 2, "type": "rooms", "rooms": [code], "who": "tereza"}
+        "v": protocol.VERSION, "type": "rooms", "rooms": [code], "who": "tereza"}
     refused = wire.op(olga, "start", code)
     assert refused["status"] == "rejected" and refused["code"] == "no_such_room"
     assert not any(m.get("room") == code for m in olga[0].all("room"))  # olga never sees tereza's lobby
@@ -190,7 +191,7 @@ def test_teacher_commands_are_checked_and_refusals_come_as_codes(wire):
     peer, conn = teacher
     wire.rooms.receive(conn, json.dumps({"v": 2, "type": "op", "ref": 9, "op": "set_bot", "room": code,
                                          "args": {"skill": "hard"}}))
-    assert peer.last("error") == {"v": 2, "type": "error", "code": "bad_field", "reason": "seat must be given for set_bot"}
+    assert peer.last("error") == {"v": protocol.VERSION, "type": "error", "code": "bad_field", "reason": "seat must be given for set_bot"}
     wire.rooms.receive(conn, json.dumps({"v": 2, "type": "op", "ref": 9, "op": "format_disk", "room": code}))
     assert peer.last("error")["code"] == "bad_field"
 
@@ -233,7 +234,7 @@ def test_a_forged_op_cannot_reach_rooms_of_the_key_from_a_student_connection(wir
     anna = wire.student(code, "Anna")
     peer, conn = anna
     wire.rooms.receive(conn, protocol.op(1, "start", code))
-    assert peer.last("done") == {"v": 2, "type": "done", "ref": 1, "status": "rejected", "code": "not_a_teacher",
+    assert peer.last("done") == {"v": protocol.VERSION, "type": "done", "ref": 1, "status": "rejected", "code": "not_a_teacher",
                                  "reason": "Only the teacher can do that.", "result": None}
     assert wire.rooms.rooms[code.replace("-", "")].table is None
     assert wire.rooms.rooms[code.replace("-", "")].owner == KEY_OWNER

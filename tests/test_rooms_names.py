@@ -13,7 +13,7 @@ import pytest
 from room_helpers import Wire, fast_open
 
 from triviador_nb.i18n import _, speaking
-from triviador_nb.rooms import JoinError, RoomClient, RoomHost, codes
+from triviador_nb.rooms import JoinError, RoomClient, RoomHost, codes, protocol
 from triviador_nb.rooms.names import impersonates, look_alike, skeleton
 from triviador_nb.ui.sources import refusal_text
 from triviador_nb.words import SKILL_LABELS
@@ -35,7 +35,7 @@ def test_look_alike_names_are_refused_with_the_name_they_look_like(wire):
     assert join(wire, code, "Anna", "127.0.0.2")["type"] == "welcome"
     for i, name in enumerate(["\u0410nna", "Ann\u0430", "\u0410NN\u0410"]):  # Cyrillic А / а
         refused = join(wire, code, name, f"127.0.0.{10 + i}")
-        assert refused == {"v": 2, "type": "error", "code": "name_confusable", "room": code, "name": "Anna",
+        assert refused == {"v": protocol.VERSION, "type": "error", "code": "name_confusable", "room": code, "name": "Anna",
                            "reason": f"The name {name} looks too much like Anna, who is in room {code} already: "
                                      "choose a name that looks different."}
     assert join(wire, code, "Ida", "127.0.0.3")["type"] == "welcome"
@@ -54,7 +54,7 @@ def test_look_alike_names_are_refused_with_the_name_they_look_like(wire):
 def test_names_of_the_teacher_and_the_bots_are_refused(wire, name):
     code = fast_open(wire, wire.teacher())
     refused = join(wire, code, name, "127.0.0.2")
-    assert refused == {"v": 2, "type": "error", "code": "name_reserved", "room": code, "name": name,
+    assert refused == {"v": protocol.VERSION, "type": "error", "code": "name_reserved", "room": code, "name": name,
                        "reason": f"{name} is what the screens call the teacher or a bot: choose your own name."}
 
 

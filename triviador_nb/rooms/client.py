@@ -3,8 +3,11 @@
 :class:`RoomClient` keeps one WebSocket connection to the room host on a
 thread of its own, holds the latest view of the student's seat, sends
 intents and waits for their acks, and reconnects by itself when the network
-drops (quoting the seat's token, so the student is back in the seat). The
-token is kept in ``~/.triviador_nb/rooms.json`` (readable by the student
+drops (proving the seat's key, so the student is back in the seat). The
+key never travels after the first join: the client proves it holds it, and
+first checks that the host proves it holds it too (:mod:`.handshake`), so a
+process that squats the host's port gets nothing and the client says so
+(notice ``"fake_host"``). The key is kept in ``~/.triviador_nb/rooms.json`` (readable by the student
 only), so after a kernel restart ``join`` with the same code and name finds
 the seat again. The screen (:mod:`triviador_nb.ui.sources`) words what it
 reports: :attr:`RoomClient.notice` is a code, never a sentence of ours.
@@ -29,8 +32,8 @@ from ..classroom import Ack
 from ..engine import Action
 from ..engine.view import View
 from ..maps import GameMap
-from . import codes
-from .protocol import (LANGUAGE_CODE, MAX_HOST_MESSAGE, ProtocolError, action_intent, bot_names, clean_name, dumps,
+from . import codes, handshake, protocol
+from .protocol import (LANGUAGE_CODE, MAX_HOST_MESSAGE, ProtocolError, action_intent, bot_names, clean_name,
                        map_from_plain)
 
 ACK_TIMEOUT_S = 5.0  # the longest a click waits for the host's answer
@@ -130,7 +133,9 @@ class RoomClient:
         message: the room's latest sentence (an error, a refusal: the host's
             English), or "".
         notice: what the connection itself last reported, as a code the
-            screen words: ``"reconnecting"``, ``"gone"``, a ``closed`` code
+            screen words: ``"reconnecting"``, ``"gone"``, ``"fake_host"`` (a
+            host that could not prove it holds the seat's key: the client
+            left it, kept its key and tries again), a ``closed`` code
             (``"room_closed"``, ``"removed"``, ``"host_stopped"``) or
             ``"unreadable:<error>"``, or the code of the host's latest
             ``error``; "" when there is none. ``notice_data``: that error's
@@ -167,6 +172,9 @@ class RoomClient:
         self.notice = ""
         self.notice_data: dict[str, Any] = {}
         self.rejoins = 0
+        self._nonce = ""  # this connection's nonce (version 3)
+        self._proven = False  # the host on this connection proved it holds the seat's key
+        self._met_fake = False  # since the last welcome, a host failed the proof
         self._listeners: list[Callable[[], None]] = []
         self._pending: dict[int, concurrent.futures.Future] = {}
         self._refs = itertools.count(1)
@@ -209,7 +217,7 @@ class RoomClient:
         future: concurrent.futures.Future = concurrent.futures.Future()
         self._pending[ref] = future
         sid = state_id if state_id is not None else (self.view.state_id if self.view is not None else "")
-        text = dumps("intent", ref=ref, token=self.token, state_id=sid, intent=intent)
+        text = protocol.intent_message(ref, None, sid, intent)  # the connection proved the key: it is not sent
         self.loop.call_soon_threadsafe(lambda: self.loop.create_task(self._send(text)))
         try:
             return future.result(timeout=ACK_TIMEOUT_S)
@@ -264,8 +272,9 @@ class RoomClient:
                 async with connect(self.url, max_size=MAX_HOST_MESSAGE, open_timeout=5, ping_interval=5,
                                    ping_timeout=20, close_timeout=2, additional_headers=self._headers) as ws:
                     self._ws = ws
-                    await ws.send(dumps("join", room=self.code, name=self.name, map=self.game_map is None,
-                                        **({"token": self.token} if self.token else {})))
+                    self._nonce, self._proven = handshake.nonce(), self.token is None  # a first join has no key
+                    await ws.send(protocol.join(self.code, self.name, self._nonce, self.token is not None,
+                                                self.game_map is None))
                     async for raw in ws:
                         outcome = self._handle(raw)
                         if outcome == "stop":
@@ -293,7 +302,7 @@ class RoomClient:
                                         "teacher's room is open.")
                 return
             self.status = "reconnecting"
-            self.notice, self.message = "reconnecting", ""
+            self.notice, self.message = "fake_host" if self._met_fake else "reconnecting", ""
             for future in list(self._pending.values()):
                 if not future.done():
                     future.set_result(Ack("rejected", "no_connection", "the connection dropped: try again"))
@@ -326,9 +335,13 @@ class RoomClient:
             kind = data["type"]
         except (ValueError, TypeError, KeyError, RecursionError):
             return ""  # a broken message from the host is left unread
+        if kind == "challenge" or (not self._proven and kind != "error"):
+            return self._challenged(data)
         try:
             if kind == "welcome":
-                self.token, self.seat, self.name = data["token"], data["seat"], data["name"]
+                if self.token is None:  # the first join: the key comes once, and is kept
+                    self.token = data["token"]
+                self.seat, self.name = data["seat"], data["name"]
                 if "map" in data:
                     self.game_map = map_from_plain(data["map"])
                 language = data.get("language")
@@ -336,7 +349,7 @@ class RoomClient:
                     self.language = language
                 if self.status == "reconnecting":
                     self.rejoins += 1
-                self.status, self.message, self.notice = "joined", "", ""
+                self.status, self.message, self.notice, self._met_fake = "joined", "", "", False
                 _save_token(self._key, self.token)
                 self._first.set()
             elif kind == "lobby":
@@ -359,7 +372,10 @@ class RoomClient:
             elif kind == "error":
                 self.notice = data["code"]
                 self.notice_data = {k: data[k] for k in ("room", "name", "wait_s") if k in data}
-                if data["code"] == "slow_down" or (data["code"] == "too_many_tries" and self._first.is_set()):
+                if data["code"] == "slow_down" or (self._first.is_set() and not self._proven):
+                    # on the way back, before the host proved the key, no refusal is final: a host resuming
+                    # its rooms from their journals has its port a moment before its rooms (no_such_room),
+                    # and a program squatting the port could say anything: try again
                     self.message = data["reason"]  # reconnecting while joins are held back: try again later
                     self._notify()
                     return "retry"
@@ -382,6 +398,29 @@ class RoomClient:
             self.notice, self.message = f"unreadable:{type(error).__name__}", ""
         self._notify()
         return ""
+
+    def _challenged(self, data: dict) -> str:
+        """The host's ``challenge`` (or anything else before it proved the
+        seat's key): answer a right one; leave a host that cannot prove it,
+        keeping the key and storing nothing from it."""
+        token = self.token
+        if data.get("type") == "challenge" and token is not None and not self._proven:
+            host_nonce = data.get("nonce")
+            if handshake.is_nonce(host_nonce):
+                context = handshake.seat_context(self.code, self.name, self._nonce, host_nonce)
+                if handshake.fits(data.get("proof"), handshake.proof(token, "host", context)):
+                    self._proven = True
+                    answer = protocol.answer(handshake.proof(token, "client", context))
+                    self.loop.create_task(self._send(answer))
+                    return ""
+        self._met_fake = True
+        self.notice, self.message = "fake_host", ""
+        if not self._first.is_set():
+            self._fail("fake_host", f"The program at {self.url} could not prove it is the room's host: nothing "
+                                    "was sent to it. Ask the teacher.")
+            return "stop"
+        self._notify()
+        return "retry"
 
     def _notify(self) -> None:
         for listener in list(self._listeners):

@@ -11,6 +11,22 @@ codes is hopeless).
 Why the port is in the code: a student cannot start a fake room that takes
 the class. A port can be held by one process only; the teacher's host binds
 its port first and keeps it, and the code students are given points there.
+A host asked for a port outside 41000-41960 holds one of them as well and
+its codes name that one (:class:`~.host.RoomHost`): a code never names a
+port its host does not hold.
+
+What a code does not carry: any proof of the host. A classmate knows the
+code, so nothing in it is secret from them; only a public-key fingerprint
+would let a first-time joiner tell the real host from a program on the port
+(say four characters of a slow hash of a per-room signing key, checked
+against the host's signature of the client's nonce). Four characters are
+923,521 possibilities: at scrypt's 16 MiB, 40 ms a try, about ten core-hours
+to forge, minutes on a gaming GPU; eight characters (students typing ten)
+would hold a lesson against a GPU. It is not done: the port is held while
+the host runs, so a first join reaches a squatter only while the teacher's
+host is down or when the code is mistyped, and nobody who joins for the
+first time has a key to lose. Keys of people who joined before are proved
+by challenge and response and never sent again (:mod:`.handshake`).
 """
 
 from __future__ import annotations

@@ -101,7 +101,14 @@ class RoomHost:
             machine, the JupyterHub case) or the classroom network's address
             of this machine (``"0.0.0.0"`` for all of them).
         port: the port; by default one of 41000-41960 that is free, named by
-            the rooms' codes so that students need only the code.
+            the rooms' codes so that students need only the code. A port
+            outside 41000-41960 (``8765``; 0: any free one) is served too, but
+            the codes name a port the host also holds (a free one of
+            41000-41960): a code never leads to a port the host does not hold,
+            where a student's program could be listening.
+        code_port: the port of 41000-41960 the codes name (resuming rooms
+            from their journal: the codes' own); None: ``port`` when it is
+            one of them, else a free one.
         store: where room records are kept (in memory by default).
         hub: a :class:`~.identity.HubIdentities`: every connection must carry
             a JupyterHub token (``Authorization: token ...``); names are hub
@@ -113,6 +120,8 @@ class RoomHost:
 
     Attributes:
         address, port: where the host listens.
+        code_port: the port its rooms' codes name (``port`` itself, or a
+            second port of 41000-41960 the host holds as well).
         loop: the host's own event loop (on its own thread).
         logic: the rooms' logic (:class:`~.rooms.Rooms`), on that loop.
         teacher_key: the secret that makes a connection a teacher (it never
@@ -126,7 +135,8 @@ class RoomHost:
     """
 
     def __init__(self, address: str = "127.0.0.1", port: int | None = None, store: RoomStore | None = None,
-                 hub: Any = None, journals: bool = True, names_per_person: int = NAMES_PER_PERSON):
+                 hub: Any = None, journals: bool = True, names_per_person: int = NAMES_PER_PERSON,
+                 code_port: int | None = None):
         self.address = address
         self._hub = hub
         self.teacher_key = new_teacher_key()
@@ -135,10 +145,11 @@ class RoomHost:
         self.loop = asyncio.new_event_loop()
         self.loop.set_exception_handler(lambda _loop, context: LOG.debug("host loop: %s", context.get("message")))
         self._server = None
+        self._code_server = None  # the second listener, on the codes' port, when ``port`` is not one of them
         self._thread = threading.Thread(target=self._run, name="triviador-room-host", daemon=True)
         self._thread.start()
         try:
-            self.port, self.host_part = self._call(self._bind, port, timeout=CALL_TIMEOUT_S)
+            self.port, self.host_part = self._call(self._bind, port, code_port, timeout=CALL_TIMEOUT_S)
         except BaseException:
             self._stop_loop()
             raise
@@ -147,6 +158,7 @@ class RoomHost:
         self.logic.behind_hub = hub is not None
         self.logic.names_per_person = names_per_person
         self.store = self.logic.store
+        self.code_port = codes.port_of(self.host_part + "2222")
 
     @property
     def hub(self) -> Any:
@@ -178,20 +190,46 @@ class RoomHost:
 
     # ------------------------------------------------------------------ setting up
 
-    async def _bind(self, port: int | None) -> tuple[int, str | None]:
-        options = dict(max_size=MAX_CLIENT_MESSAGE, max_queue=16, compression=None, extensions=[DEFLATE], ping_interval=PING_INTERVAL_S,
-                       ping_timeout=PING_TIMEOUT_S, close_timeout=CLOSE_TIMEOUT_S, process_request=self._handshake,
-                       create_connection=_CountingConnection)
+    async def _bind(self, port: int | None, code_port: int | None) -> tuple[int, str]:
+        """Listen on ``port`` and on the port the codes name (the same one
+        when ``port`` is of 41000-41960); returns the port and the codes' first two characters."""
+        options = dict(max_size=MAX_CLIENT_MESSAGE, max_queue=16, compression=None, extensions=[DEFLATE],
+                       ping_interval=PING_INTERVAL_S, ping_timeout=PING_TIMEOUT_S, close_timeout=CLOSE_TIMEOUT_S,
+                       process_request=self._handshake, create_connection=_CountingConnection)
         if port is not None:
             self._server = await serve(self._serve, self.address, port, **options)
             actual = self._server.sockets[0].getsockname()[1]
-            return actual, codes.host_part(actual)
+            part = codes.host_part(actual)
+            if part is not None and code_port in (None, actual):
+                return actual, part
+        try:
+            server, part = await self._listen_for_codes(code_port, options)
+        except OSError:
+            if self._server is not None:
+                self._server.close()
+            raise
+        if self._server is None:
+            self._server = server
+            return codes.port_of(part + "2222"), part
+        self._code_server = server
+        return actual, part
+
+    async def _listen_for_codes(self, code_port: int | None, options: dict) -> tuple[Any, str]:
+        """A listener on ``code_port``, or on a free port of 41000-41960."""
+        if code_port is not None:
+            part = codes.host_part(code_port)
+            if part is None:
+                raise OSError(f"port {code_port} is not one a room code can name (41000-41960)")
+            try:
+                return await serve(self._serve, self.address, code_port, **options), part
+            except OSError as error:
+                raise OSError(f"the rooms' port {code_port} on {self.address} is taken ({error}): another "
+                              "host, or another program, holds it") from None
         last: OSError | None = None
         for _ in range(40):
             part = codes.random_host_part()
             try:
-                self._server = await serve(self._serve, self.address, codes.port_of(part + "2222"), **options)
-                return codes.port_of(part + "2222"), part
+                return await serve(self._serve, self.address, codes.port_of(part + "2222"), **options), part
             except OSError as error:
                 last = error
         raise OSError(f"no free port among 41000-41960 on {self.address} ({last}); "
@@ -288,12 +326,13 @@ class RoomHost:
                   if code == "host_stopped" else "The teacher closed the room.")
         self.logic.close(code, reason)
         await asyncio.sleep(0.05)  # let the closing messages leave
-        if self._server is not None:
-            self._server.close(close_connections=True)
-            try:
-                await asyncio.wait_for(self._server.wait_closed(), 3.0)
-            except asyncio.TimeoutError:
-                pass
+        for server in (self._server, self._code_server):
+            if server is not None:
+                server.close(close_connections=True)
+                try:
+                    await asyncio.wait_for(server.wait_closed(), 3.0)
+                except asyncio.TimeoutError:
+                    pass
 
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)

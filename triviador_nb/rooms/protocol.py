@@ -1,7 +1,7 @@
-"""The room protocol, version 2: JSON messages between a room host, its players and its teachers.
+"""The room protocol, version 3: JSON messages between a room host, its players and its teachers.
 
 Every message is one WebSocket text frame holding a JSON object with ``"v"``
-(1 or 2) and a ``"type"``. The full description, with examples, is in
+(1, 2 or 3) and a ``"type"``. The full description, with examples, is in
 ``docs/rooms-protocol.md``; this module is its one implementation, used by the
 host and by the clients alike: every message is built by a function here and
 read by :func:`parse_client` (nothing else writes protocol JSON).
@@ -10,6 +10,13 @@ Version 2 adds the teacher (``teacher``, ``op``; the host answers ``done``,
 ``rooms`` and ``room``) and sends a seat's role as data (``view.seats``).
 A player that joins with ``"v": 1`` is answered in version 1, as before
 (``view.roles`` as short English labels), so old student clients keep working.
+
+Version 3 proves keys instead of sending them (:mod:`.handshake`): a ``join``
+carries a ``nonce`` and ``rejoin`` instead of the ``token``, a ``teacher`` a
+``nonce`` instead of the ``key``; the host answers ``challenge`` (its nonce
+and proof), the client ``proof``; intents and leaves carry no token, and
+only the first ``welcome`` of a first join carries the seat's key. Versions
+1 and 2 are still read and answered as before.
 
 From a player to the host (at most ``MAX_CLIENT_MESSAGE`` bytes each):
 
@@ -42,9 +49,13 @@ from typing import Any
 from ..engine import Action, Attack, ChoiceAnswer, GuessAnswer, Pick, Rebuild
 from ..engine.board import Board
 from ..maps import GameMap, builtin_map_dir, is_builtin_map
+from .handshake import is_nonce
 
-VERSION = 2
-VERSIONS = (1, 2)  # what a host reads; it answers each connection in the version it joined with
+VERSION = 3
+VERSIONS = (1, 2, 3)  # what a host reads; it answers each connection in the version it joined with
+#: From this version on a seat's or teacher's key never travels after the
+#: first join: it is proved by challenge and response (:mod:`.handshake`).
+PROVING = 3
 MAX_CLIENT_MESSAGE = 8 * 1024  # bytes: the longest intent is well under 1 KiB
 MAX_TEACHER_MESSAGE = 16 * 1024 * 1024  # bytes: an ``open_room`` may carry the teacher's bank and map files
 MAX_HOST_MESSAGE = 32 * 1024 * 1024  # bytes: a welcome carries the map's geometry
@@ -72,32 +83,46 @@ class ProtocolError(ValueError):
 
 @dataclass(frozen=True)
 class Join:
+    """``nonce`` and ``rejoin`` are version 3's (the client's nonce; it holds
+    the seat's key and will prove it); ``token`` is versions 1 and 2's."""
+
     room: str
     name: str
     token: str | None = None
     want_map: bool = True
     version: int = VERSION
+    nonce: str | None = None
+    rejoin: bool = False
+
+
+@dataclass(frozen=True)
+class Proof:
+    """Version 3: the client's answer to a ``challenge`` (:func:`.handshake.proof`)."""
+
+    proof: str
 
 
 @dataclass(frozen=True)
 class Intent:
     ref: int
-    token: str
+    token: str | None  # None: version 3 (the connection proved the key)
     state_id: str
     intent: dict
 
 
 @dataclass(frozen=True)
 class Leave:
-    token: str
+    token: str | None
 
 
 @dataclass(frozen=True)
 class Teacher:
     """A connection asks to be a teacher: with the host's teacher key, or
-    (``key`` None) by the JupyterHub identity its connection carries."""
+    (``key`` None) by the JupyterHub identity its connection carries.
+    Version 3 sends a ``nonce`` instead of the key (the host then challenges)."""
 
     key: str | None
+    nonce: str | None = None
 
 
 @dataclass(frozen=True)
@@ -112,7 +137,7 @@ class Op:
     args: dict
 
 
-ClientMessage = Join | Intent | Leave | Teacher | Op
+ClientMessage = Join | Intent | Leave | Teacher | Op | Proof
 
 #: A teacher's commands -> the arguments each takes (name -> what it must be).
 TEACHER_OPS: dict[str, dict[str, str]] = {
@@ -144,11 +169,12 @@ def dumps(kind: str, version: int = VERSION, **fields: Any) -> str:
 
 # ---------------------------------------------------------------------- from the host
 
-def welcome(room: str, name: str, token: str, seat: int | None, rules_title: str, started: bool, language: str,
+def welcome(room: str, name: str, token: str | None, seat: int | None, rules_title: str, started: bool, language: str,
             map_json: str | None = None, version: int = VERSION) -> str:
-    """``welcome``; ``map_json`` is :func:`map_to_plain` as JSON text (made once per room)."""
-    text = dumps("welcome", version, room=room, name=name, token=token, seat=seat, rules_title=rules_title,
-                 started=started, language=language)
+    """``welcome``; ``map_json`` is :func:`map_to_plain` as JSON text (made once per room); ``token``
+    None leaves it out (version 3, to a client that has its key already)."""
+    text = dumps("welcome", version, room=room, name=name, **({"token": token} if token is not None else {}),
+                 seat=seat, rules_title=rules_title, started=started, language=language)
     return text if map_json is None else text[:-1] + ',"map":' + map_json + "}"
 
 
@@ -258,10 +284,34 @@ def room_state(state: dict, map_json: str | None = None) -> str:
     return text if map_json is None else text[:-1] + ',"map":' + map_json + "}"
 
 
-def teacher_hello(key: str | None) -> str:
-    """``teacher``: become a teacher on this connection (the host's key, or
-    None under JupyterHub: the connection's hub identity)."""
-    return dumps("teacher", key=key)
+def teacher_hello(nonce: str | None) -> str:
+    """``teacher`` (version 3): become a teacher on this connection, proving
+    the host's key after the host's ``challenge`` (``nonce``: the client's),
+    or (``nonce`` None) by the connection's JupyterHub identity."""
+    return dumps("teacher", **({"nonce": nonce} if nonce is not None else {}))
+
+
+def join(room: str, name: str, nonce: str, rejoin: bool, want_map: bool) -> str:
+    """``join`` (version 3): ``rejoin`` when the client holds the seat's key
+    (it proves it after the host's ``challenge``; the key is never sent)."""
+    return dumps("join", room=room, name=name, nonce=nonce, rejoin=rejoin, map=want_map)
+
+
+def challenge(nonce: str, proof: str) -> str:
+    """``challenge`` (version 3): the host's nonce and its proof that it
+    holds the key (:func:`.handshake.proof` with side ``"host"``)."""
+    return dumps("challenge", nonce=nonce, proof=proof)
+
+
+def answer(proof: str) -> str:
+    """``proof`` (version 3): the client's answer to a ``challenge``."""
+    return dumps("proof", proof=proof)
+
+
+def intent_message(ref: int, token: str | None, state_id: str, intent: dict, version: int = VERSION) -> str:
+    """``intent``; ``token`` None (version 3: the connection proved the key) leaves it out."""
+    return dumps("intent", version, ref=ref, **({"token": token} if token is not None else {}),
+                 state_id=state_id, intent=intent)
 
 
 def op(ref: int, command: str, room: str = "", args: dict | None = None) -> str:
@@ -286,32 +336,45 @@ def parse_client(text: str | bytes) -> ClientMessage:
         raise ProtocolError("not_an_object", "a message is a JSON object")
     version = data.get("v")
     if version not in VERSIONS or isinstance(version, bool):
-        raise ProtocolError("wrong_version", f"this room speaks protocol versions 1 and {VERSION}; "
+        raise ProtocolError("wrong_version", f"this room speaks protocol versions 1 to {VERSION}; "
                                              "update triviador_nb to the teacher's version")
     kind = data.get("type")
+    proving = version >= PROVING
     if kind == "join":
         room, name, token = data.get("room"), data.get("name"), data.get("token")
         _need(isinstance(room, str) and len(room) <= 20, "room", "the room code")
         _need(isinstance(name, str), "name", "a name")
         _need(token is None or (isinstance(token, str) and len(token) <= 100), "token", "the seat's token")
+        _need(not proving or token is None, "token", "left out: from version 3 the key is proved, never sent")
+        nonce, rejoin = data.get("nonce"), data.get("rejoin", False)
+        _need(not proving or is_nonce(nonce), "nonce", "16-64 characters of URL-safe base64")
+        _need(isinstance(rejoin, bool), "rejoin", "true or false")
         want_map = data.get("map", True)
         _need(isinstance(want_map, bool), "map", "true or false")
-        return Join(room, clean_name(name), token, want_map, version)
+        return Join(room, clean_name(name), token, want_map, version, nonce if proving else None, rejoin and proving)
+    if kind == "proof" and proving:
+        given = data.get("proof")
+        _need(isinstance(given, str) and len(given) <= 100, "proof", "the answer to the host's challenge")
+        return Proof(given)
     if kind == "intent":
         ref, token, state_id, intent = (data.get(k) for k in ("ref", "token", "state_id", "intent"))
         _need(type(ref) is int and 0 <= ref < 2**53, "ref", "a whole number")
-        _need(isinstance(token, str) and len(token) <= 100, "token", "the seat's token")
+        _need((proving and token is None) or (isinstance(token, str) and len(token) <= 100), "token",
+              "the seat's token")
         _need(isinstance(state_id, str) and len(state_id) <= 40, "state_id", "the view's state id")
         _need(isinstance(intent, dict), "intent", "an object")
         return Intent(ref, token, state_id, intent)
     if kind == "leave":
         token = data.get("token")
-        _need(isinstance(token, str) and len(token) <= 100, "token", "the seat's token")
+        _need((proving and token is None) or (isinstance(token, str) and len(token) <= 100), "token",
+              "the seat's token")
         return Leave(token)
     if kind == "teacher" and version >= 2:
-        key = data.get("key")
+        key, nonce = data.get("key"), data.get("nonce")
         _need(key is None or (isinstance(key, str) and len(key) <= 100), "key", "the host's teacher key")
-        return Teacher(key)
+        _need(not proving or key is None, "key", "left out: from version 3 the key is proved, never sent")
+        _need(nonce is None or (proving and is_nonce(nonce)), "nonce", "16-64 characters of URL-safe base64")
+        return Teacher(key, nonce)
     if kind == "op" and version >= 2:
         ref, op, room, args = data.get("ref"), data.get("op"), data.get("room", ""), data.get("args", {})
         _need(type(ref) is int and 0 <= ref < 2**53, "ref", "a whole number")
@@ -320,7 +383,7 @@ def parse_client(text: str | bytes) -> ClientMessage:
         _need(isinstance(args, dict), "args", "an object")
         return Op(ref, op, room, _op_args(op, args))
     raise ProtocolError("unknown_type", f"unknown message type {str(kind)[:30]!r}: a player sends "
-                                        "join, intent or leave; a teacher also teacher and op")
+                                        "join, proof, intent or leave; a teacher also teacher and op")
 
 
 def _op_args(op: str, args: dict) -> dict:

@@ -296,7 +296,7 @@ class Room:
         return {"screen": "room", "code": self.code, "language": self.language, "rules": self.rules.name,
                 "map": self.specs.get("map"),
                 "bank": self.specs.get("bank"), "seed": self.seed, "pace": self.pace, "reveal_s": self.reveal_s,
-                "think_s": self.think_s, "address": self.rooms.address,
+                "think_s": self.think_s, "address": self.rooms.address, "port": self.rooms.port,
                 "members": [{"name": m.name, "token": m.token, "seat": m.seat} for m in record.members.values()
                             if m.seat is not None],
                 "bots": {str(s): skill for s, skill in record.bots.items()},

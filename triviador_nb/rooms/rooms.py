@@ -43,8 +43,9 @@ from ..engine import Game, QuestionBank, RuleSet, find_rule_set
 from ..maps import GameMap
 from . import codes, names, people, protocol
 from .guard import FailedJoins, MessageBudget
-from .protocol import (MAX_CLIENT_MESSAGE, MAX_TEACHER_MESSAGE, Intent, Join, Leave, Op, ProtocolError, Teacher,
-                       intent_action, parse_client)
+from .protocol import (MAX_CLIENT_MESSAGE, MAX_TEACHER_MESSAGE, PROVING, Intent, Join, Leave, Op, Proof,
+                       ProtocolError, Teacher, intent_action, parse_client)
+from .proving import Proving
 from .room import ANY_TEACHER, KEY_OWNER, SKILLS, Room, RoomError
 from .store import Member, MemoryStore, RoomRecord, RoomStore
 from .teaching import Teaching
@@ -115,9 +116,11 @@ class Connection:
     closing: bool = False
     deadline: Any = None
     pings: MessageBudget | None = None  # control frames (pings and pongs) this connection sent
+    proving: tuple | None = None  # version 3: the challenge this connection must answer
+    keyed: bool = False  # version 3: the client holds its seat's key (a welcome leaves it out)
 
 
-class Rooms(Teaching):
+class Rooms(Teaching, Proving):
     """Every room of one host, and every connection to it.
 
     Args:
@@ -333,15 +336,17 @@ class Rooms(Teaching):
             conn.peer.send(protocol.error(error.code, error.reason, conn.version))
             return
         if isinstance(message, Join):
-            self._join(conn, message)
+            self._challenge_seat(conn, message) if message.rejoin else self._join(conn, message)
         elif isinstance(message, Teacher):
-            self._become_teacher(conn, message)
+            self._challenge_teacher(conn, message) if message.nonce else self._become_teacher(conn, message)
+        elif isinstance(message, Proof):
+            self._proved(conn, message)
         elif isinstance(message, Op):
             self._op(conn, message)
         elif conn.joined is None:
             self._refuse(conn, "not_joined", f"a {type(message).__name__.lower()} before joining")
             conn.peer.send(protocol.error("not_joined", "Join a room first.", conn.version))
-        elif not hmac.compare_digest(message.token.encode(), conn.joined[1].token.encode()):
+        elif not self._carries_key(conn, message.token):
             self._refuse(conn, "bad_token", "a message with another seat's or a forged token")
             conn.peer.send(protocol.error("bad_token", "That message did not carry your key.", conn.version))
         elif isinstance(message, Intent):
@@ -414,7 +419,8 @@ class Rooms(Teaching):
         conn.version, conn.joined = version, (room, member)
         self._settled(conn)
         self._room_conns.setdefault(codes.normalise(room.code), {}).setdefault(member.name.casefold(), set()).add(conn)
-        peer.send(self._welcome(room, member, conn.version, with_map=message.want_map))
+        peer.send(self._welcome(room, member, conn.version, with_map=message.want_map, keyed=conn.keyed))
+        conn.keyed = conn.version >= PROVING  # it has its key now: later welcomes leave it out
         self._send_room(room, views=False, only=None if new else {member.name.casefold()})
         self._send_views(room, only={member.name.casefold()})
 
@@ -551,8 +557,8 @@ class Rooms(Teaching):
 
     # ------------------------------------------------------------------ sending
 
-    def _welcome(self, room: Room, member: Member, version: int, with_map: bool) -> str:
-        return protocol.welcome(room.code, member.name, member.token, member.seat, room.rules.title, room.started,
+    def _welcome(self, room: Room, member: Member, version: int, with_map: bool, keyed: bool = False) -> str:
+        return protocol.welcome(room.code, member.name, None if keyed else member.token, member.seat, room.rules.title, room.started,
                                 room.language, room.map_json if with_map else None, version)
 
     def _lobby(self, room: Room, member: Member, version: int) -> str:
@@ -583,7 +589,7 @@ class Rooms(Teaching):
         for member, connections in self._members_of(room, only):
             for conn in connections:
                 if member.name.casefold() in welcome_for:
-                    conn.peer.send(self._welcome(room, member, conn.version, with_map=False))
+                    conn.peer.send(self._welcome(room, member, conn.version, with_map=False, keyed=conn.keyed))
                 conn.peer.send(self._lobby(room, member, conn.version))
         if views:
             self._send_views(room, only)

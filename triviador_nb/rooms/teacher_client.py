@@ -6,7 +6,10 @@ kernel's JupyterHub token when the host is a hub service), sends the
 teacher's commands (:data:`~.protocol.TEACHER_OPS`) and waits for their
 ``done``, and keeps the latest picture of each of the teacher's rooms: the
 lobby and controls' state (``room``), the projector view (``view``) and the
-map. It reconnects by itself when the network drops. It holds no host
+map. It reconnects by itself when the network drops. The teacher key is
+never sent: the client proves it holds it, after the host proved it holds
+it too (:mod:`.handshake`); a host that cannot is left at once
+(``notice`` ``"fake_host"``). It holds no host
 object: the host may run in this kernel (``host()``) or in another process
 (``triviador-nb host``, a JupyterHub service).
 """
@@ -28,7 +31,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from ..engine.view import View
 from ..maps import GameMap
-from . import protocol
+from . import handshake, protocol
 from .protocol import MAX_HOST_MESSAGE, ProtocolError, bot_names, map_from_plain
 
 COMMAND_TIMEOUT_S = 30.0  # the longest a command waits (opening a room reads a bank and a map)
@@ -68,6 +71,8 @@ class TeacherClient:
         maps: code -> the room's map.
         who: the teacher as the host knows them.
         status: ``"connected"``, ``"reconnecting"`` or ``"closed"``.
+        notice: ``"fake_host"`` while the latest host reached could not prove
+            it holds the teacher key (the client left it and tries again), else "".
 
     Raises:
         RoomRefused: the host cannot be reached, or does not take this key
@@ -86,6 +91,9 @@ class TeacherClient:
         self.maps: dict[str, GameMap] = {}
         self.who = ""
         self.status = "connecting"
+        self.notice = ""
+        self._nonce = ""
+        self._proven = False
         self._listeners: list[Callable[[str | None], None]] = []
         self._pending: dict[int, concurrent.futures.Future] = {}
         self._refs = itertools.count(1)
@@ -208,10 +216,14 @@ class TeacherClient:
                 async with connect(self.url, max_size=MAX_HOST_MESSAGE, open_timeout=5, ping_interval=5,
                                    ping_timeout=20, close_timeout=2, additional_headers=headers) as ws:
                     self._ws = ws
-                    await ws.send(protocol.teacher_hello(self._key))
+                    self._nonce, self._proven = handshake.nonce(), self._key is None  # None: the hub vouches
+                    await ws.send(protocol.teacher_hello(self._nonce if self._key is not None else None))
                     async for raw in ws:
-                        if self._handle(raw) == "stop":
+                        outcome = self._handle(raw)
+                        if outcome == "stop":
                             return
+                        if outcome == "retry":
+                            break
                         if self.status == "connected":
                             attempt = 0
             except (OSError, ConnectionClosed, InvalidHandshake, InvalidURI, asyncio.TimeoutError) as error:
@@ -257,13 +269,15 @@ class TeacherClient:
             kind = data["type"]
         except (ValueError, TypeError, KeyError, RecursionError):
             return ""
+        if kind == "challenge" or (not self._proven and kind != "error"):
+            return self._challenged(data)
         code = None
         try:
             if kind == "rooms":
                 self.codes, self.who = [str(c) for c in data["rooms"]], str(data.get("who", ""))
                 for gone in set(self.states) - set(self.codes):
                     self.states.pop(gone, None)
-                self.status = "connected"
+                self.status, self.notice = "connected", ""
                 self._first.set()
             elif kind == "room":
                 code = data["room"]
@@ -293,6 +307,26 @@ class TeacherClient:
             return ""  # a message this client cannot read is left unread
         self._notify(code)
         return ""
+
+    def _challenged(self, data: dict) -> str:
+        """The host's ``challenge`` (or anything before it proved the teacher
+        key): answer a right one; leave a host that cannot prove it."""
+        if data.get("type") == "challenge" and self._key is not None and not self._proven:
+            host_nonce = data.get("nonce")
+            if handshake.is_nonce(host_nonce):
+                context = handshake.teacher_context(self._nonce, host_nonce)
+                if handshake.fits(data.get("proof"), handshake.proof(self._key, "host", context)):
+                    self._proven = True
+                    self.loop.create_task(self._send(protocol.answer(handshake.proof(self._key, "client", context))))
+                    return ""
+        self.notice = "fake_host"
+        if not self._first.is_set():  # a wrong key and a program that is not the host look the same from here
+            self._fail("not_a_teacher" if data.get("type") == "challenge" else "fake_host",
+                       f"The program at {self.url} does not hold this teacher key (a wrong key, or a program that "
+                       "is not the room host): the key was not sent to it.")
+            return "stop"
+        self._notify(None)
+        return "retry"
 
     def _notify(self, code: str | None) -> None:
         for listener in list(self._listeners):

@@ -191,7 +191,8 @@ class Teaching:
                 "can_undo": bool(game and any(not isinstance(e, Draw) for e in game.record)),
                 "humans": [s for s in range(record.seats) if s not in record.bots and record.seated(s)],
                 "journal": str(room.journal.path.resolve()) if room.journal is not None else None,
-                "address": self.address, "port": self.port, "own_port": self.host_part is None,
+                "address": self.address, "port": self.port,
+                "own_port": self.host_part is None or codes.host_part(self.port) != self.host_part,
                 "hub": self.behind_hub,
                 "refused": sum(1 for e in self.log if e.room == room.code),
                 "log": [{"at": e.at, "who": e.who, "code": e.code, "text": e.text} for e in entries]}

@@ -22,6 +22,9 @@ from ..rooms.teacher_client import TeacherClient
 #: code or an ``error`` code, with the error's data) -> what the student reads.
 NOTICES = {"reconnecting": N_("Connection lost: reconnecting…"),
            "gone": N_("The room cannot be reached any more. Run the join cell again to try."),
+           "fake_host": N_("A program that is not the teacher's room answered at the room's address and could not "
+                           "prove it knows your seat's key: your key was not sent to it. Tell the teacher; "
+                           "this screen keeps trying to reach the real room."),
            "room_closed": N_("The teacher closed the room."),
            "removed": N_("The teacher took you out of the room."),
            "host_stopped": N_("The room service stopped: the games are saved; the teacher can bring them back."),

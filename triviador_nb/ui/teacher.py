@@ -527,7 +527,9 @@ def resume_rooms(paths: Sequence[str | Path], map: Any = None, bank: Any = None)
     if len(ports) != 1:
         raise JournalError("these journals are of rooms of different hosts: resume each host's rooms together")
     first = setups[0]
-    room_host = RoomHost(first.get("address", "127.0.0.1"), codes.port_of(first["code"]))
+    code_port = codes.port_of(first["code"])  # the port its own (journals before issue 28: the only one)
+    own_port = first.get("port") if type(first.get("port")) is int else code_port
+    room_host = RoomHost(first.get("address", "127.0.0.1"), own_port, code_port=code_port)
     rooms = []
     try:
         for path, content, setup in zip(paths, contents, setups):
