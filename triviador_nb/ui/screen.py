@@ -225,6 +225,9 @@ class GameScreen:
         self._shown = ""  # the state id whose prompt the panel shows
         self._shown_reveal: int | None = None  # the event index of the result shown
         self._answer_noted = ""  # the state id whose answer (maybe a team-mate's) the panel shows
+        self._timed = ""  # the state id of the prompt whose countdown the panel shows
+        self._ticking = ""  # the state id the countdown ticks for now ("" while it stands: paused, or none)
+        self._tick_run = 0  # which run of ticks is the live one (an older run stops at its next tick)
         self._build_widgets()
         source.on_change(lambda: self._guarded(self._refresh))
         self._refresh()
@@ -345,6 +348,8 @@ class GameScreen:
         elif (not v.paused and v.question is not None and v.question.my_answer is not None
               and self._answer_noted != v.state_id):
             self._note_answer(v)  # a team-mate's answer (or ours, seen again after a rejoin)
+        if not v.paused and not v.is_over and v.state_id == self._timed and self._ticking != v.state_id:
+            self._start_ticking(v.state_id)  # the teacher's Resume: the same prompt, its countdown going again
 
     def _show_prompt(self, v: View) -> None:
         self._shown = v.state_id
@@ -360,14 +365,14 @@ class GameScreen:
                 self.panel.ask(words.question_title(v), q.text, q.options, kind == "answer", q.time_limit_s)
             if q.my_answer is not None:
                 self._note_answer(v)
-            self._tick(v.state_id)
+            self._start_ticking(v.state_id)
         elif kind in ("base", "pick", "claim", "attack"):
             self.wings.value = False
             seat = self.seat
             self.panel.prompt(_("{team}: your turn").format(team=self.teams[seat]) if seat in self.teams
                               else _("Your turn"),
                               words.turn_text(v), v.prompt.time_limit_s)
-            self._tick(v.state_id)
+            self._start_ticking(v.state_id)
         else:
             name = v.players[v.acting[0]].name
             waiting = {"base": _("{player} is choosing a base…"), "pick": _("{player} is choosing a territory…")}
@@ -380,14 +385,26 @@ class GameScreen:
         given = str(q.my_answer) if q.kind == "guess" else LETTERS[q.my_answer]
         self.panel.stop(_("Answer in: {answer}. Waiting for the others…").format(answer=given))
 
-    def _tick(self, state_id: str) -> None:
+    def _start_ticking(self, state_id: str) -> None:
+        """Count the prompt ``state_id`` down (when it opens, and again when
+        the teacher's Resume lets its timer run on: issue 24 bug 1)."""
+        self._timed = state_id
+        self._tick_run += 1
+        self._tick(state_id, self._tick_run)
+
+    def _tick(self, state_id: str, run: int) -> None:
         """Keep the panel's countdown in step with the source's deadline while
-        the prompt ``state_id`` is open."""
+        the prompt ``state_id`` is open and not paused; a pause stops the run
+        (the next refresh after Resume starts another)."""
+        if run != self._tick_run:
+            return  # a newer run counts this prompt down
         source = self.source
         if self._stopped or source.stopped or source.state_id != state_id or source.paused:
+            self._ticking = ""
             return
+        self._ticking = state_id
         self.panel.set_time_left(source.time_left())
-        source.call_later(TICK_S, lambda: self._guarded(self._tick, state_id))
+        source.call_later(TICK_S, lambda: self._guarded(self._tick, state_id, run))
 
     # ------------------------------------------------------------------ input
 
@@ -568,6 +585,6 @@ class GameScreen:
         """
         if self._stopped:
             return
-        self._shown, self._shown_reveal, self._answer_noted = "", None, ""
+        self._shown, self._shown_reveal, self._answer_noted, self._timed = "", None, "", ""
         self._say("")
         self.source.restart()
