@@ -102,3 +102,91 @@ def test_the_countdown_ticks_again_after_resume_on_the_student_s_screen_and_the_
                   condition=lambda: seconds_shown(anna.screen) <= frozen[0] - 2
                   and seconds_shown(projector) <= frozen[1] - 2)
     anna.close()
+
+
+def test_a_student_whose_seat_a_bot_plays_is_told_and_told_again_when_it_is_handed_back(room_setup):
+    """Issue 24 bug 3: the teacher's "Bot plays it" shows on the student's
+    own screen (not "you" as if they played), and no answer controls."""
+    from triviador_nb.ui.student import StudentScreen
+
+    room_host, room, teacher, tclock = room_setup
+    aclock = ManualClock()
+    anna = StudentScreen(room.code, "Anna", clock=aclock)
+    assert settle(tclock, aclock, condition=lambda: anna.client.lobby)
+    teacher.start_button.click()
+    assert settle(tclock, aclock, condition=lambda: anna.screen is not None)
+    assert '"tnb-role">you · ' in anna.screen.scoreboard.value
+    room.hand_to_bot(0)
+    assert settle(tclock, aclock, condition=lambda: "A bot is playing your seat; the teacher can hand it back."
+                  in anna.screen.message.value)
+    assert "a bot plays for you" in anna.screen.scoreboard.value
+    room.hand_back(0)
+    assert settle(tclock, aclock, condition=lambda: "The teacher handed your seat back to you: play on."
+                  in anna.screen.message.value)
+    assert "a bot plays for you" not in anna.screen.scoreboard.value
+    anna.close()
+
+
+def test_a_team_mate_s_click_after_the_team_chose_says_what_the_team_chose(room_setup):
+    """Issue 24 bug 3: Anna and Ben play seat 1 as a team; Anna chooses,
+    then Ben clicks: his screen says what the team chose, not "it is not
+    your turn"."""
+    from triviador_nb.ui.student import StudentScreen
+
+    room_host, room, teacher, tclock = room_setup
+    aclock, bclock = ManualClock(), ManualClock()
+    anna = StudentScreen(room.code, "Anna", clock=aclock)
+    ben = StudentScreen(room.code, "Ben", clock=bclock)
+    assert settle(tclock, aclock, bclock, condition=lambda: ben.client.lobby and anna.client.lobby)
+    room.assign("Ben", 0)
+    assert settle(tclock, aclock, bclock, condition=lambda: ben.client.seat == 0)
+    teacher.start_button.click()
+    assert settle(tclock, aclock, bclock, condition=lambda: anna.screen is not None and ben.screen is not None)
+
+    def team_to_choose() -> bool:
+        v = anna.screen.view
+        return (v.started and not v.paused and v.prompt.kind in ("base", "pick") and bool(v.prompt.choices)
+                and anna.screen._shown == v.state_id)
+    def answering_until_the_team_chooses() -> bool:
+        screen = anna.screen
+        v = screen.view
+        if not v.paused and v.prompt.kind == "answer" and screen._shown == v.state_id and screen.panel._accepting:
+            if v.question.kind == "guess":
+                screen.panel.guess_box.value = str(room.table.game.question.question.answer)  # right: first to pick
+            else:
+                screen.panel.choice_buttons[0].click()
+        return team_to_choose()
+    assert settle(tclock, aclock, bclock, step=0.05, timeout=60, condition=answering_until_the_team_chooses)
+    while team_to_choose():  # the team's picks (the first to answer right picks more than one)
+        choices = anna.screen.view.prompt.choices
+        anna.screen.map_view.click(choices[0])
+        chosen = anna.screen.view.territory(choices[0]).name
+        settle(tclock, aclock, bclock, timeout=0.5, condition=lambda: False)
+    v = ben.screen.view
+    assert v.prompt.kind not in ("base", "pick") and any(t.name == chosen and t.owner == 0 for t in v.territories)
+    free = next(t.id for t in v.territories if t.owner is None)
+    ben.screen.map_view.click(free)
+    assert f"Your team chose {chosen}." in ben.screen.message.value
+    assert "not your turn" not in ben.screen.message.value
+    anna.close(), ben.close()
+
+
+def test_a_pause_warning_goes_when_the_teacher_resumes_and_the_question_can_be_answered_again():
+    """Issue 24 bug 3: an answer pressed while the game is held is refused
+    with a warning; Resume clears it and the question takes answers again."""
+    from triviador_nb.ui import play
+
+    clock = ManualClock()
+    app = play(seed=3, clock=clock, journal=False)
+    app.start()
+    clock.advance(1.0)
+    app.controls.pause_button.click()
+    app.panel.guess_box.value = "1848"
+    assert "paused" in app.message.value and "tnb-warn" in app.message.value
+    assert 0 not in app.game.question.answers
+    app.controls.pause_button.click()  # Resume
+    clock.advance(0.5)
+    assert app.message.value == ""
+    assert not app.panel.guess_box.disabled and app.panel._accepting
+    app.panel.guess_box.value = "1849"
+    assert app.game.question.answers[0].value == 1849
