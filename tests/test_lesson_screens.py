@@ -190,3 +190,48 @@ def test_a_pause_warning_goes_when_the_teacher_resumes_and_the_question_can_be_a
     assert not app.panel.guess_box.disabled and app.panel._accepting
     app.panel.guess_box.value = "1849"
     assert app.game.question.answers[0].value == 1849
+
+
+def _find(widget, kind, text):
+    """The first widget of ``kind`` under ``widget`` whose description or value holds ``text``."""
+    if isinstance(widget, kind) and text in (getattr(widget, "description", "") or "") + str(
+            getattr(widget, "value", "")):
+        return widget
+    for child in getattr(widget, "children", ()):
+        found = _find(child, kind, text)
+        if found is not None:
+            return found
+    return None
+
+
+def test_remove_asks_first_and_the_teacher_can_let_the_student_back_in(room_setup):
+    """Issue 24 bug 3: "remove from the room" in the seat list only asks;
+    Take out removes; the student cannot come back by themselves, and Let
+    back in gives them their seat again with their own key."""
+    import ipywidgets as w
+
+    from triviador_nb.ui.student import StudentScreen
+
+    room_host, room, teacher, tclock = room_setup
+    aclock = ManualClock()
+    anna = StudentScreen(room.code, "Anna", clock=aclock)
+    assert settle(tclock, aclock, condition=lambda: _find(teacher.lobby, w.Dropdown, "Anna") is not None)
+    _find(teacher.lobby, w.Dropdown, "Anna").value = "remove"  # one pick in the list: only a question
+    assert [m.name for m in room.members()] == ["Anna"]
+    assert _find(teacher.lobby, w.HTML, "Take Anna out of the room?") is not None
+    _find(teacher.lobby, w.Button, "Cancel").click()
+    assert _find(teacher.lobby, w.HTML, "Take Anna out of the room?") is None
+    assert _find(teacher.lobby, w.Dropdown, "Anna").value == 0  # still in seat 1
+    _find(teacher.lobby, w.Dropdown, "Anna").value = "remove"
+    _find(teacher.lobby, w.Button, "Take out").click()
+    assert room.members() == []
+    assert settle(tclock, aclock, condition=lambda: "The teacher took you out of the room." in anna.header.value)
+    again = StudentScreen(room.code, "Anna", clock=ManualClock())  # the join cell run again: still out
+    assert again.client is None and "The teacher took you out of the room" in again.header.value
+    assert settle(tclock, condition=lambda: _find(teacher.lobby, w.Button, "Let Anna back in") is not None)
+    _find(teacher.lobby, w.Button, "Let Anna back in").click()
+    assert [(m.name, m.seat) for m in room.members()] == [("Anna", 0)]
+    back = StudentScreen(room.code, "Anna", clock=ManualClock())  # her key fits again
+    assert back.client is not None and back.client.seat == 0
+    assert settle(tclock, condition=lambda: _find(teacher.lobby, w.Button, "Let Anna back in") is None)
+    anna.close(), back.close()

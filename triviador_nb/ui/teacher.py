@@ -40,6 +40,7 @@ from .cells import close_widgets, shown_by_cell
 from .controls import RoomTarget, TeacherControls
 from .screen import GameScreen
 from .hub import hub_token_for
+from .removal import confirm_row, removed_row
 from .sources import ProjectorSource
 from .styles import CSS
 
@@ -113,6 +114,7 @@ class HostScreen:
         self.screens: dict[str, GameScreen] = {}
         self.controls: dict[str, TeacherControls] = {}
         self._lobby_key: Any = None
+        self._removing: tuple[str, str] | None = None  # (room, name) the teacher chose to take out, not yet confirmed
         self._closed = False
         self.codes = w.HTML()
         self.message = w.HTML()
@@ -173,7 +175,8 @@ class HostScreen:
         state = self._state(code)
         started = bool(state.get("started"))
         key = (code, started, tuple((p["name"], p["seat"], p["connected"]) for p in self._people(code)),
-               tuple((s["seat"], s["bot"]) for s in state.get("seats", [])))
+               tuple((s["seat"], s["bot"]) for s in state.get("seats", [])), tuple(state.get("removed", [])),
+               self._removing)
         if key != self._lobby_key:
             self._lobby_key = key
             old = self.lobby.children
@@ -315,6 +318,13 @@ class HostScreen:
         else:
             rows.append(w.HTML(f'<div class="tnb-note" style="font-size:18px">{escape(_("Nobody has joined yet."))}'
                                "</div>"))
+        if self._removing is not None and self._removing[0] == code:
+            name = self._removing[1]
+            rows.append(confirm_row(name, lambda: self._guarded(self._take_out, code, name),
+                                    lambda: self._guarded(self._cancel_removing)))
+        if state.get("removed"):
+            rows.append(removed_row(state["removed"], lambda name: self._guarded(self._command, "let_back", code,
+                                                                                 name=name)))
         return rows
 
     # ------------------------------------------------------------------ actions
@@ -326,10 +336,19 @@ class HostScreen:
         return result
 
     def _seat_chosen(self, code: str, name: str, choice: object) -> None:
-        if choice == REMOVE:
-            self._command("remove", code, name=name)
+        if choice == REMOVE:  # asked first (issue 24): the row under the list takes the teacher's second click
+            self._removing, self._lobby_key = (code, name), None
+            self._refresh()
         else:
             self._command("assign", code, name=name, seat=None if choice == WATCH else choice)
+
+    def _take_out(self, code: str, name: str) -> None:
+        self._removing, self._lobby_key = None, None
+        self._command("remove", code, name=name)
+
+    def _cancel_removing(self) -> None:
+        self._removing, self._lobby_key = None, None  # the list is drawn again: the name's seat as it was
+        self._refresh()
 
     def _show_room(self, code: str) -> None:
         self.shown = code
