@@ -235,3 +235,38 @@ def test_remove_asks_first_and_the_teacher_can_let_the_student_back_in(room_setu
     assert back.client is not None and back.client.seat == 0
     assert settle(tclock, condition=lambda: _find(teacher.lobby, w.Button, "Let Anna back in") is None)
     anna.close(), back.close()
+
+
+# ---------------------------------------------------------------- the single screen: saved games, the teacher's box
+
+def test_the_saved_game_list_tells_games_apart_and_leaves_out_unplayed_and_bots_only_games(token_home):
+    """Issue 24 bug 6: four Run Alls of play.ipynb listed four identical
+    lines, every one a game nobody played (and the bots' demonstration).
+    Listed now: games a person moved in, with the game's number and how
+    far it went; a game closed before anyone moved leaves no file."""
+    from triviador_nb.classroom.journal import journals_dir, saved_games
+    from triviador_nb.ui import play
+    from triviador_nb.ui.setup import saved_label
+
+    clock = ManualClock()
+    unplayed = play(seed=11, clock=clock)
+    unplayed_path = unplayed.journal.path
+    unplayed.close()  # the cell run again before anyone moved
+    assert not unplayed_path.exists()
+    demo = play(you=None, bots=("easy", "medium", "hard"), seed=2024, clock=clock)
+    demo.autoplay()  # play.ipynb's demonstration: bots only
+    for seed, guesses in ((21, ["1848"]), (22, ["1848", "1900"])):
+        app = play(seed=seed, clock=clock)
+        app.start()
+        for guess in guesses:
+            app.panel.guess_box.value = guess
+            for _ in range(200):  # on to the next question the person answers
+                clock.advance(0.25)
+                if app.panel._accepting and app.game.question is not None and app.game.question.is_guess:
+                    break
+        app.close()  # played: the file stays
+    found = saved_games(folder=journals_dir())
+    assert [g.game for g in found] == [22, 21]
+    labels = [saved_label(g) for g in found]
+    assert len(set(labels)) == 2 and all(" · ConQUIZtador · Your team · game " in label for label in labels)
+    assert labels[0].split(" · ")[3:] == ["game 22", f"{found[0].moves} moves"] and found[0].moves > 3

@@ -613,7 +613,7 @@ def test_resume_says_why_a_saved_game_with_a_damaged_setup_cannot_come_back(cloc
     header["setup"]["rules"] = 7
     path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
     again = setup(clock=clock)
-    assert [label.endswith(" · 7 · bots only") for label, _path in again.saved_choice.options] == [True]
+    assert [" · 7 · bots only · game 42 · " in label for label, _path in again.saved_choice.options] == [True]
     again.resume_button.click()
     assert (f"{path.name}: its setup is damaged (rules 7 is no rule set&#x27;s name; humans 5 is not a list of "
             "names), so the screen cannot be rebuilt from it") in again.error.value

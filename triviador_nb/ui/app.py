@@ -17,6 +17,7 @@ from ..bots import Bot
 from ..classroom import Clock, Journal, Table
 from ..classroom.journal import JournalContents
 from ..engine import Game
+from ..engine.actions import Draw
 from ..i18n import _
 from ..maps import GameMap
 from ..reports import Report, question_reports, report_table
@@ -67,6 +68,7 @@ class GameApp(GameScreen):
         self.table = Table(game, bots, clock, pace=pace, reveal_s=reveal_s, think_s=think_s, new_game=new_game,
                            earlier=earlier)
         self.journal: Journal | None = None
+        self._resumed = False
         source = TableSource(self.table, report=lambda: panels.report_html(question_reports([self.table.game])))
         super().__init__(source, game_map, human, teams=dict(teams or {}), language=language)
         self.controls = (TeacherControls(self.table, self.teams, language=self.language)
@@ -82,12 +84,16 @@ class GameApp(GameScreen):
         if self.controls is not None:
             self.controls.close()
         if self.journal is not None:
-            self.journal.close()
+            if self._resumed or any(not isinstance(e, Draw) for g in self.table.games for e in g.record):
+                self.journal.close()
+            else:
+                self.journal.discard()  # nobody moved: nothing to resume (the cell run again, Run All)
 
     def keep_journal(self, path: str | Path, setup: dict, resumed: JournalContents | None = None) -> Journal:
         """Write every game of this app to the journal ``path`` as it is played
         (:class:`~triviador_nb.classroom.Journal`); the title then says where,
         and a failed write is shown. Returns the journal."""
+        self._resumed = resumed is not None
         self.journal = Journal(path, self.table, setup, resumed=resumed,
                                on_lost=lambda: self.table.clock.call_later(0, self.table.hold))
         if self.controls is not None:
