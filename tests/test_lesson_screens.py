@@ -270,3 +270,71 @@ def test_the_saved_game_list_tells_games_apart_and_leaves_out_unplayed_and_bots_
     labels = [saved_label(g) for g in found]
     assert len(set(labels)) == 2 and all(" · ConQUIZtador · Your team · game " in label for label in labels)
     assert labels[0].split(" · ")[3:] == ["game 22", f"{found[0].moves} moves"] and found[0].moves > 3
+
+
+def test_a_student_s_own_game_folds_the_teacher_s_box_away_and_undo_ends_with_the_game():
+    """Issue 24 bug 6: a student playing alone against bots meets no
+    teacher's box in their way (folded at the bottom, closed); after the
+    end there is no Undo, Pause, Skip or End, only Save report."""
+    import ipywidgets as w
+
+    from triviador_nb.ui import play
+
+    clock = ManualClock()
+    app = play(seed=3, clock=clock, journal=False)
+    controls = app.controls
+    assert isinstance(controls.widget, w.Accordion) and controls.widget.selected_index is None
+    assert app.side.children[-1] is controls.widget  # below the log, out of the way
+    app.start()
+    clock.advance(1.0)
+    app.panel.guess_box.value = "1848"
+    assert not controls.undo_button.disabled
+    controls.end_button.click()
+    assert app.game.is_over
+    assert controls.undo_button.disabled
+    assert [b.layout.display for b in (controls.pause_button, controls.skip_button, controls.undo_button,
+                                       controls.end_button, controls.report_button)] == ["none"] * 4 + [None]
+
+
+def test_the_class_s_shared_screen_keeps_the_teacher_s_box_open_and_shows_options_for_the_room():
+    """Where the teacher runs the game (teams at one screen) the box stays
+    open under the question; the options are the watching screen's cards."""
+    from triviador_nb.ui import play
+
+    app = play(teams=["Foxes", "Owls"], bots=["medium"], seed=11, clock=ManualClock(), journal=False)
+    assert app.controls.widget is app.controls.box and app.controls.widget in app.side.children
+    assert "tnb-watch" in app.panel.widget._dom_classes
+
+
+def test_the_projector_has_the_teacher_s_buttons_on_top_and_no_answer_controls(room_setup):
+    """Issue 24 bug 7: a room's projector shows no number box and no "You
+    watch this one.", folds the rows for entering a student's answer,
+    puts the teacher's buttons at the top beside the map, and after End
+    shows only what makes sense (Save report here, Play again above)."""
+    import ipywidgets as w
+
+    from triviador_nb.ui.student import StudentScreen
+
+    room_host, room, teacher, tclock = room_setup
+    aclock = ManualClock()
+    anna = StudentScreen(room.code, "Anna", clock=aclock)
+    assert settle(tclock, aclock, condition=lambda: anna.client.lobby)
+    teacher.start_button.click()
+    assert settle(tclock, aclock, condition=lambda: room.code in teacher.controls)
+    projector, controls = teacher.screens[room.code], teacher.controls[room.code]
+    assert projector.side.children[0] is controls.widget
+    assert "tnb-watch" in projector.panel.widget._dom_classes
+    folded = [c for c in controls.widget.children if isinstance(c, w.Accordion)]
+    assert len(folded) == 1 and folded[0].selected_index is None and list(controls.entries) == [0]
+    assert settle(tclock, aclock, step=0.05, condition=lambda: projector.view.question is not None
+                  and projector._shown == projector.view.state_id)
+    assert projector.panel.guess_row not in projector.panel.controls.children
+    assert "You watch this one." not in projector.panel.feedback.value
+    if projector.view.question.options:
+        assert projector.panel.controls.children == tuple(projector.panel.choice_buttons)
+    controls.end_button.click()
+    assert settle(tclock, aclock, condition=lambda: projector.view.is_over and controls.undo_button.disabled)
+    assert [b.layout.display for b in (controls.pause_button, controls.skip_button, controls.undo_button,
+                                       controls.end_button, controls.report_button)] == ["none"] * 4 + [None]
+    assert settle(tclock, condition=lambda: teacher.again_button.layout.display is None)
+    anna.close()

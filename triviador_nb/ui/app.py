@@ -71,7 +71,8 @@ class GameApp(GameScreen):
         self._resumed = False
         source = TableSource(self.table, report=lambda: panels.report_html(question_reports([self.table.game])))
         super().__init__(source, game_map, human, teams=dict(teams or {}), language=language)
-        self.controls = (TeacherControls(self.table, self.teams, language=self.language)
+        # a student's own game (one person against bots): the teacher's box folded away at the bottom (issue 24)
+        self.controls = (TeacherControls(self.table, self.teams, language=self.language, folded=not self.teams)
                          if controls or self.teams else None)
         if self.controls is not None:
             self.table.on_change(lambda _events: self._guarded(self.controls.refresh))

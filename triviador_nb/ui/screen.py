@@ -32,6 +32,7 @@ from .map_view import MapView
 from .palette import seat_colour
 from .question_panel import QuestionPanel
 from .scoreboard import Scoreboard
+from .lesson_styles import WATCH_CSS
 from .styles import CSS
 
 TICK_S = 0.25  # countdown refresh, seconds
@@ -311,7 +312,9 @@ class GameScreen:
                                    self.log],
                       layout={"flex": "1 1 0", "min_width": "300px", "padding": "0 0 0 12px",
                               "overflow": "visible"})
-        self.widget = w.VBox([w.HTML(CSS), self.title, self.status,
+        if self._seat is None:  # a projector or the class's shared screen: the question for the room to read
+            self.panel.widget.add_class("tnb-watch")
+        self.widget = w.VBox([w.HTML(CSS + WATCH_CSS), self.title, self.status,
                               w.HBox([self.map_view.widget, side], layout={"align_items": "flex-start",
                                                                           "width": "100%"})],
                              layout={"width": "100%"})
@@ -374,6 +377,10 @@ class GameScreen:
                                watching=_("Each team tells the teacher its answer."))
                 if not q.options:
                     self.panel.controls.children = ()  # no number box on the projector
+            elif self._seat is None:  # a projector: the question, large, and no control it cannot use (bug 7)
+                self.panel.ask(words.question_title(v), q.text, q.options, False, q.time_limit_s, watching="")
+                if not q.options:
+                    self.panel.controls.children = ()
             elif self._bot_plays:
                 self.panel.ask(words.question_title(v), q.text, q.options, False, q.time_limit_s,
                                watching=_("A bot is playing your seat; the teacher can hand it back."))

@@ -211,8 +211,8 @@ class HostScreen:
         names = {p.seat: p.name for p in self.client.views[code].players}
         controls = self.controls[code] = TeacherControls(
             RoomTarget(self.client, code), {s: names[s] for s in state.get("humans", []) if s in names},
-            language=self.language)
-        controls.attach(screen)
+            language=self.language, entries_folded=True)
+        controls.attach(screen, top=True)  # the teacher's buttons beside the top of the map (issue 24 bug 7)
         if state.get("journal"):
             controls.show_journal(state["journal"])
         self.client.on_change(lambda changed, c=controls: self.clock.call_soon_threadsafe(
