@@ -338,3 +338,18 @@ def test_the_projector_has_the_teacher_s_buttons_on_top_and_no_answer_controls(r
                                        controls.end_button, controls.report_button)] == ["none"] * 4 + [None]
     assert settle(tclock, condition=lambda: teacher.again_button.layout.display is None)
     anna.close()
+
+
+def test_the_readme_s_install_gives_the_teacher_the_voila_it_tells_them_to_run():
+    """Issue 24 bug 6: the README says ``voila notebooks/classroom.ipynb``;
+    its first install command must install Voila."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert "voila notebooks/classroom.ipynb" in readme
+    first = re.search(r"```bash\n(.*?)```", readme, re.S).group(1)
+    extras = re.search(r'pip install -e "\.\[([a-z,]+)\]"', first).group(1).split(",")
+    optional = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    assert any(req.startswith("voila") for extra in extras for req in optional[extra])

@@ -205,3 +205,19 @@ def test_a_teacher_s_whole_lesson_in_hungarian(server_url, where):
     assert run.report_sheets == ["players", "answers", "questions", "scores"]
     assert set(TEAMS) <= set(run.report_players)
     assert run.formulas == 0
+
+
+def test_the_countdown_ticks_after_resume_and_a_voila_reload_shuts_its_old_kernel_down(server_url):
+    """Issue 24 bugs 1 and 6: after the teacher's Pause and Resume the same
+    question counts down again (it froze at its number); a reloaded Voila
+    page's request to shut its old kernel down is accepted (it was refused,
+    403, for want of an ``_xsrf`` cookie)."""
+    from resume_driver import run
+
+    report = run(server_url, OUT)
+    print(f"\ncountdown {report.before_pause} -> held {report.paused} -> after Resume {report.after_resume}; "
+          f"kernels {report.kernels_before_reload} -> {report.kernels_after_reload}, shutdown {report.shutdown_status}")
+    assert report.same_question and report.paused[0] == report.paused[1]
+    assert report.after_resume[0] <= report.paused[1]
+    assert report.after_resume[1] <= report.after_resume[0] - 1, report.after_resume  # it ticks again
+    assert report.kernels_after_reload == report.kernels_before_reload, "the old kernel plays on after a reload"

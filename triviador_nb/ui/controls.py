@@ -406,7 +406,10 @@ class TeacherControls:
             text = escape(_("Saved as it is played: {path} · after a kernel restart run {command}")).format(
                 path=f"<code>{escape(path)}</code>",
                 command=f"<code>triviador_nb.resume(r&quot;{escape(path)}&quot;)</code>")
-        self.saved.value = f'<div style="font-size:13px;color:#555">{text}</div>'
+            summary = escape(_("Saved as it is played (where, and how to bring it back)"))
+        # folded: a file path and Python on the class's screen are noise (issue 24), one click away for the teacher
+        self.saved.value = (f'<details style="font-size:13px;color:#555"><summary>{summary}</summary>{text}'
+                            "</details>")
 
     def attach(self, screen, top: bool = False) -> None:
         """Put the controls on ``screen`` (a :class:`~.screen.GameScreen`),
