@@ -322,6 +322,10 @@ def test_the_projector_has_the_teacher_s_buttons_on_top_and_no_answer_controls(r
     teacher.start_button.click()
     assert settle(tclock, aclock, condition=lambda: room.code in teacher.controls)
     projector, controls = teacher.screens[room.code], teacher.controls[room.code]
+    assert teacher.lobby.layout.display == "none" and teacher.seats_toggle.layout.display is None  # folded
+    teacher.seats_toggle.value = True
+    assert teacher.lobby.layout.display is None and "Anna" in str([c for c in teacher.lobby.children])
+    teacher.seats_toggle.value = False
     assert projector.side.children[0] is controls.widget
     assert "tnb-watch" in projector.panel.widget._dom_classes
     folded = [c for c in controls.widget.children if isinstance(c, w.Accordion)]

@@ -80,7 +80,7 @@ def run(url: str, out: Path, viewport: tuple[int, int] = (1920, 1080)) -> Resume
         page.screenshot(path=str(out / "resume-1366x900.png"))
         report.screenshots += [f"resume-{viewport[0]}x{viewport[1]}.png", "resume-1366x900.png"]
         report.kernels_before_reload = kernels(page, url)
-        page.reload()
+        page.reload(timeout=120_000)
         page.locator(".tnb-root .tnb-map path.leaflet-interactive").first.wait_for(timeout=120_000)
         for _ in range(40):  # the old kernel's shutdown is asked for on unload: give the server 10 s
             report.kernels_after_reload = kernels(page, url)

@@ -138,7 +138,14 @@ class HostScreen:
         self.again_button.on_click(lambda _: self._guarded(self._command, "play_again", self.shown))
         self.refused = w.HTML()
         self.game = w.VBox(layout={"width": "100%"})
-        self.widget = w.VBox([w.HTML(CSS), self.codes, self.message, self.overview, self.choose, self.lobby,
+        # once the game runs, the seats fold away above the projector (issue 24 bug 7: the map began 740 px down)
+        self.seats_toggle = w.ToggleButton(description=_("Seats and students"), icon="users", value=False,
+                                           layout={"width": "auto", "display": "none"},
+                                           tooltip=_("Who plays which seat: hand a seat to a bot or back, "
+                                                     "move or take out a student"))
+        self.seats_toggle.observe(lambda _c: self._guarded(self._refresh), "value")
+        self.widget = w.VBox([w.HTML(CSS), self.codes, self.message, self.overview, self.choose, self.seats_toggle,
+                              self.lobby,
                               w.HBox([self.start_button, self.start_all, self.again_button]), self.game,
                               self.refused],
                              layout={"width": "100%"})
@@ -186,6 +193,8 @@ class HostScreen:
         self.start_button.description = (_("Start room {code}").format(code=code) if len(self.room_codes) > 1
                                          else _("Start the game"))
         self.start_button.layout.display = "none" if started or not state else None
+        self.seats_toggle.layout.display = None if started else "none"
+        self.lobby.layout.display = None if not started or self.seats_toggle.value else "none"
         self.again_button.layout.display = None if state.get("over") else "none"  # the same room, code and seats
         self.start_all.layout.display = None if len(self.room_codes) > 1 and not all(
             self._state(c).get("started") for c in self.room_codes) else "none"
