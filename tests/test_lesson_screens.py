@@ -328,7 +328,7 @@ def test_the_projector_has_the_teacher_s_buttons_on_top_and_no_answer_controls(r
     teacher.seats_toggle.value = False
     assert projector.side.children[0] is controls.widget
     assert "tnb-watch" in projector.panel.widget._dom_classes
-    folded = [c for c in controls.widget.children if isinstance(c, w.Accordion)]
+    folded = [c for c in controls.entry_box.children if isinstance(c, w.Accordion)]
     assert len(folded) == 1 and folded[0].selected_index is None and list(controls.entries) == [0]
     assert settle(tclock, aclock, step=0.05, condition=lambda: projector.view.question is not None
                   and projector._shown == projector.view.state_id)
@@ -340,6 +340,7 @@ def test_the_projector_has_the_teacher_s_buttons_on_top_and_no_answer_controls(r
     assert settle(tclock, aclock, condition=lambda: projector.view.is_over and controls.undo_button.disabled)
     assert [b.layout.display for b in (controls.pause_button, controls.skip_button, controls.undo_button,
                                        controls.end_button, controls.report_button)] == ["none"] * 4 + [None]
+    assert controls.entry_box.layout.display == "none"  # no answers to enter after the end
     assert settle(tclock, condition=lambda: teacher.again_button.layout.display is None)
     anna.close()
 

@@ -67,7 +67,7 @@ function onScreen(element) {
 const LOOKS_S = [0.6, 2.0, 4.5];  // Run All goes on running (and scrolling to) the cells below for a while
 
 function intoView(el) {
-  const root = el.closest(".tnb-root");
+  const root = el.closest(".tnb-view-whole") ?? el.closest(".tnb-root");  // a student's screen: its room line too
   if (root === null || root.dataset.tnbSeen) return;
   root.dataset.tnbSeen = "1";
   let touched = false;

@@ -243,6 +243,7 @@ class TeacherControls:
         self.message = w.HTML()
         self.saved = w.HTML()
         self.entries: dict[int, w.Password] = {}
+        self.entry_box: w.VBox | None = None  # the answer rows (with teams), gone after the end
         self.enter_buttons: dict[int, w.Button] = {}
         self.entry_status: dict[int, w.HTML] = {}
         rows = []
@@ -271,7 +272,8 @@ class TeacherControls:
                 entry = [w.Accordion(children=(w.VBox(entry, layout={"width": "100%"}),),
                                      titles=(_("Enter a student's answer (a computer that fails)"),),
                                      selected_index=None, layout={"width": "100%"})]
-            parts += entry
+            self.entry_box = w.VBox(entry, layout={"width": "100%"})
+            parts.append(self.entry_box)
         box = w.VBox([*parts, self.message, self.saved],
                      layout={"width": "100%", "padding": "8px", "border": "2px dashed #888",
                              "margin": "8px 0 0 0" if not self.folded else "0"})
@@ -311,6 +313,8 @@ class TeacherControls:
         self.undo_button.disabled = not target.can_undo or over
         for button in (self.pause_button, self.skip_button, self.undo_button, self.end_button):
             button.layout.display = "none" if over else None  # after the end: Save report (and Play again)
+        if self.entry_box is not None:
+            self.entry_box.layout.display = "none" if over else None
         sid = target.state_id
         seats = target.question_seats() if asking else None
         for seat, box in self.entries.items():
