@@ -238,5 +238,6 @@ def test_a_room_s_countdown_ticks_after_resume_on_the_student_s_page_and_the_pro
     assert report.projector["number_boxes"] == 0 and not report.projector["watch_notes"]
     assert report.projector["entry_rows_shown"] == 0
     assert abs(report.projector["pause_top"] - report.projector["map_top"]) < 120, report.projector
+    assert 0 <= report.projector["map_top"] < 400, report.projector  # in view at Start (was about 740 px down)
     assert report.after_end == {"Pause": False, "Resume": False, "Skip question": False, "Undo": False,
                                 "End game": False, "Save report": True, "Play again": True}, report.after_end
