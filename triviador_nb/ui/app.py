@@ -68,7 +68,7 @@ class GameApp(GameScreen):
         self.table = Table(game, bots, clock, pace=pace, reveal_s=reveal_s, think_s=think_s, new_game=new_game,
                            earlier=earlier)
         self.journal: Journal | None = None
-        self._resumed = False
+        self._discard_unplayed = False
         source = TableSource(self.table, report=lambda: panels.report_html(question_reports([self.table.game])))
         super().__init__(source, game_map, human, teams=dict(teams or {}), language=language)
         # a student's own game (one person against bots): the teacher's box folded away at the bottom (issue 24)
@@ -85,16 +85,19 @@ class GameApp(GameScreen):
         if self.controls is not None:
             self.controls.close()
         if self.journal is not None:
-            if self._resumed or any(not isinstance(e, Draw) for g in self.table.games for e in g.record):
+            if not self._discard_unplayed or any(not isinstance(e, Draw) for g in self.table.games for e in g.record):
                 self.journal.close()
             else:
                 self.journal.discard()  # nobody moved: nothing to resume (the cell run again, Run All)
 
-    def keep_journal(self, path: str | Path, setup: dict, resumed: JournalContents | None = None) -> Journal:
+    def keep_journal(self, path: str | Path, setup: dict, resumed: JournalContents | None = None,
+                     discard_unplayed: bool = False) -> Journal:
         """Write every game of this app to the journal ``path`` as it is played
         (:class:`~triviador_nb.classroom.Journal`); the title then says where,
-        and a failed write is shown. Returns the journal."""
-        self._resumed = resumed is not None
+        and a failed write is shown. With ``discard_unplayed`` (a journal the
+        app named itself) the file is deleted when the app closes before
+        anyone moved (issue 24: every page open left one). Returns the journal."""
+        self._discard_unplayed = discard_unplayed and resumed is None
         self.journal = Journal(path, self.table, setup, resumed=resumed,
                                on_lost=lambda: self.table.clock.call_later(0, self.table.hold))
         if self.controls is not None:
