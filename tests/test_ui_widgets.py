@@ -577,7 +577,8 @@ def test_setup_form_resumes_a_game_saved_before_the_kernel_restarted(clock, toke
     form.close()  # the kernel restarts
     again = setup(clock=clock)
     labels = [label for label, _path in again.saved_choice.options]
-    assert again.saved_row.layout.display is None and labels[0].endswith(" · ConQUIZtador · Foxes, Owls")
+    assert again.saved_row.layout.display is None  # issue 24: the game's number and moves tell games apart
+    assert labels[0].endswith(" · ConQUIZtador · Foxes, Owls · game 42 · 1 move")
     assert again.resume_button.description == "Resume the saved game"
     again.resume_button.click()
     assert again.app.game.to_dict() == before and again.app.teams == {0: "Foxes", 1: "Owls"}
