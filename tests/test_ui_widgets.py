@@ -577,7 +577,8 @@ def test_setup_form_resumes_a_game_saved_before_the_kernel_restarted(clock, toke
     form.close()  # the kernel restarts
     again = setup(clock=clock)
     labels = [label for label, _path in again.saved_choice.options]
-    assert again.saved_row.layout.display is None and labels[0].endswith(" · ConQUIZtador · Foxes, Owls")
+    assert again.saved_row.layout.display is None  # issue 24: the game's number and moves tell games apart
+    assert labels[0].endswith(" · ConQUIZtador · Foxes, Owls · game 42 · 1 move")
     assert again.resume_button.description == "Resume the saved game"
     again.resume_button.click()
     assert again.app.game.to_dict() == before and again.app.teams == {0: "Foxes", 1: "Owls"}
@@ -613,7 +614,7 @@ def test_resume_says_why_a_saved_game_with_a_damaged_setup_cannot_come_back(cloc
     header["setup"]["rules"] = 7
     path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
     again = setup(clock=clock)
-    assert [label.endswith(" · 7 · bots only") for label, _path in again.saved_choice.options] == [True]
+    assert [" · 7 · bots only · game 42 · " in label for label, _path in again.saved_choice.options] == [True]
     again.resume_button.click()
     assert (f"{path.name}: its setup is damaged (rules 7 is no rule set&#x27;s name; humans 5 is not a list of "
             "names), so the screen cannot be rebuilt from it") in again.error.value

@@ -270,3 +270,39 @@ def test_a_hungarian_room_shows_no_english_word_of_ours(server_url):
     asked = [q for q in room.questions if q in hungarian or q in english_bank]  # (not the reveal's lines)
     assert asked and all(q in hungarian for q in asked), room.questions
     assert room.over and room.cut == [], room.cut
+
+
+def test_the_countdown_ticks_after_resume_and_a_voila_reload_shuts_its_old_kernel_down(server_url):
+    """Issue 24 bugs 1 and 6: after the teacher's Pause and Resume the same
+    question counts down again (it froze at its number); a reloaded Voila
+    page's request to shut its old kernel down is accepted (it was refused,
+    403, for want of an ``_xsrf`` cookie)."""
+    from resume_driver import run
+
+    report = run(server_url, OUT)
+    print(f"\ncountdown {report.before_pause} -> held {report.paused} -> after Resume {report.after_resume}; "
+          f"kernels {report.kernels_before_reload} -> {report.kernels_after_reload}, shutdown {report.shutdown_status}")
+    assert report.same_question and report.paused[0] == report.paused[1]
+    assert report.after_resume[0] <= report.paused[1]
+    assert report.after_resume[1] <= report.after_resume[0] - 1, report.after_resume  # it ticks again
+    assert report.kernels_after_reload == report.kernels_before_reload, "the old kernel plays on after a reload"
+
+
+def test_a_room_s_countdown_ticks_after_resume_on_the_student_s_page_and_the_projector(server_url):
+    """Issue 24 bugs 1 and 7 in a room: after Pause and Resume the student's
+    and the projector's countdowns tick again; the projector has no number
+    box, no "You watch this one.", its answer rows folded, the teacher's
+    buttons beside the map's top; after End only Save report and Play again."""
+    from room_resume_driver import run
+
+    report = run(server_url, OUT)
+    print(f"\nheld {report.held}, after Resume {report.after}, projector {report.projector}, "
+          f"after End {report.after_end}")
+    for name, (first, later) in report.after.items():
+        assert first <= report.held[name] and later <= first - 2, (name, report.held, report.after)
+    assert report.projector["number_boxes"] == 0 and not report.projector["watch_notes"]
+    assert report.projector["entry_rows_shown"] == 0
+    assert abs(report.projector["pause_top"] - report.projector["map_top"]) < 120, report.projector
+    assert 0 <= report.projector["map_top"] < 400, report.projector  # in view at Start (was about 740 px down)
+    assert report.after_end == {"Pause": False, "Resume": False, "Skip question": False, "Undo": False,
+                                "End game": False, "Save report": True, "Play again": True}, report.after_end

@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -95,19 +96,29 @@ class SavedGame:
         path: the journal file; saved: when it was last written (seconds
             since the epoch); setup: its header's setup (``rules``, ``map``,
             ``humans``, ``teams``...).
+        moves: the moves and answers made in its last game (draws and
+            timed-out answers not counted); game: that game's number (its
+            seed), or None when the file does not say.
     """
 
     path: Path
     saved: float
     setup: dict
+    moves: int = 0
+    game: int | None = None
+
+
+#: A move or an answer in a journal's record, and the seat (``p1`` = seat 0) that made it.
+_MOVE = re.compile(r"(?:answer|pick|attack|rebuild) p([0-9]+)(?! none)\b")
 
 
 def saved_games(limit: int = 10, folder: Path | None = None) -> list[SavedGame]:
     """The newest ``limit`` journals in ``folder`` (default :func:`journals_dir`)
     that this version can resume, newest first. Left out: a room host's
-    journals, games in which nobody has moved yet (every setup form makes
-    one), and files that are not journals of this version (reading one with
-    :func:`read_journal` says why)."""
+    journals, games in which no person has moved yet (every setup form makes
+    one; a game of bots only, like play.ipynb's demonstration, has no person
+    to move), and files that are not journals of this version (reading one
+    with :func:`read_journal` says why)."""
     folder = folder or journals_dir()
     try:
         paths = sorted(folder.glob("*.journal"), key=lambda p: p.stat().st_mtime, reverse=True)
@@ -118,16 +129,32 @@ def saved_games(limit: int = 10, folder: Path | None = None) -> list[SavedGame]:
         try:
             with path.open("rb") as handle:
                 header = json.loads(handle.readline())
-                moved = any(line.startswith(b'{"entry": "') and not line.startswith(b'{"entry": "draw ')
-                            or line.startswith(b'{"record": ') for line in handle)
+                humans = header["setup"].get("humans") if isinstance(header, dict) \
+                    and isinstance(header.get("setup"), dict) else None
+                people = len(humans) if isinstance(humans, list) else 1_000  # a damaged setup: listed, to be explained
+                moves, someone_moved, game = 0, False, None
+                for line in handle:
+                    if line.startswith(b'{"game": '):
+                        seed = json.loads(line)["game"].get("seed")
+                        moves, game = 0, seed if isinstance(seed, int) else None
+                        continue
+                    entries = ([json.loads(line)["entry"]] if line.startswith(b'{"entry": "')
+                               else json.loads(line)["record"] if line.startswith(b'{"record": ') else [])
+                    if line.startswith(b'{"record": '):
+                        moves = 0
+                    for entry in entries:
+                        move = _MOVE.match(str(entry))
+                        if move is not None:
+                            moves += 1
+                            someone_moved = someone_moved or int(move.group(1)) <= people
             saved = path.stat().st_mtime
-        except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        except (OSError, ValueError, UnicodeDecodeError, RecursionError, KeyError, TypeError, AttributeError):
             continue
         if not (isinstance(header, dict) and header.get("journal") == JOURNAL_FORMAT
                 and header.get("triviador_nb") == __version__ and isinstance(header.get("setup"), dict)
-                and header["setup"].get("screen") != "room" and moved):
+                and header["setup"].get("screen") != "room" and someone_moved):
             continue
-        found.append(SavedGame(path, saved, header["setup"]))
+        found.append(SavedGame(path, saved, header["setup"], moves, game))
         if len(found) == limit:
             break
     return found
@@ -250,6 +277,13 @@ class Journal:
             self._file = self.path.open("a", encoding="utf-8")
         except OSError:
             pass  # stays closed: every later write says so
+
+    def discard(self) -> None:
+        """Stop writing and delete the file and its owner mark (a game nobody
+        played: issue 24, the saved-game list is not filled with page opens)."""
+        self.close()
+        if not self.lost:
+            self._unlink()
 
     def close(self) -> None:
         """Stop writing (the file stays)."""

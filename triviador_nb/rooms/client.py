@@ -41,7 +41,7 @@ JOIN_TIMEOUT_S = 8.0  # the longest join() waits for the first answer
 RECONNECT_ATTEMPTS = 150  # then the client gives up (about five minutes)
 RECONNECT_MAX_WAIT_S = 2.0
 FATAL = frozenset({"no_such_room", "name_taken", "bad_token", "room_full", "too_many_tries", "wrong_version",
-                   "not_allowed", "name_reserved", "name_confusable", "name_held"})
+                   "not_allowed", "name_reserved", "name_confusable", "name_held", "removed"})
 
 
 class JoinError(Exception):

@@ -145,6 +145,7 @@ TEACHER_OPS: dict[str, dict[str, str]] = {
                   "language": "str?", "seed": "int?", "pace": "num?", "journal": "bool?"},
     "assign": {"name": "str", "seat": "seat?"},
     "remove": {"name": "str"},
+    "let_back": {"name": "str"},
     "set_bot": {"seat": "seat", "skill": "str?"},
     "name_seat": {"seat": "seat", "name": "str?"},
     "start": {},

@@ -128,8 +128,19 @@ class Room:
 
     def remove(self, name: str) -> None:
         """Take ``name`` out of the room: their screen says so and their key
-        stops working; a seat they played goes on without them."""
+        stops working; a seat they played goes on without them. The teacher
+        can let them back in (:meth:`let_back`)."""
         self.rooms.call(self._remove, name)
+
+    def let_back(self, name: str) -> None:
+        """Undo :meth:`remove`: ``name`` is a member again, in the seat they
+        had, and their key works again (they run their join cell again).
+
+        Raises:
+            RoomError: nobody of that name was removed (``no_such_member``), or
+                someone else took the name since (``name_taken``).
+        """
+        self.rooms.call(self._let_back, name)
 
     def set_bot(self, seat: int, skill: str | None) -> None:
         """Before Start: a bot of ``skill`` plays ``seat`` (None: left to people)."""
@@ -180,11 +191,30 @@ class Room:
     def _remove(self, name: str) -> None:
         member = self._member(name)
         del self.record.members[member.name.casefold()]
+        self.record.removed[member.name.casefold()] = member
         self.rooms.store.save(self.record)
         for conn in self.rooms._room_conns.get(codes.normalise(self.code), {}).pop(member.name.casefold(), set()):
             conn.peer.send(protocol.closed("removed", "The teacher took you out of the room.", conn.version))
             conn.joined = None
         self.rooms._send_room(self)
+
+    def _let_back(self, name: str) -> None:
+        member = self.record.removed.get(name.casefold())
+        if member is None:
+            raise RoomError("no_such_member", f"nobody called {name!r} was taken out of room {self.code}")
+        if self.record.member(name) is not None:
+            raise RoomError("name_taken", f"someone else joined room {self.code} as {member.name} since")
+        del self.record.removed[name.casefold()]
+        self.record.members[name.casefold()] = member
+        self.rooms.store.save(self.record)
+        self.rooms._send_room(self)
+
+    def removed_refusal(self, name: str) -> str | None:
+        """Why ``name`` cannot join again (they were taken out of the room
+        and not let back in), or None."""
+        if self.record.member(name) is None and name.casefold() in self.record.removed:
+            return "The teacher took you out of the room; the teacher can let you back in."
+        return None
 
     def _set_bot(self, seat: int, skill: str | None) -> None:
         self._check_seat(seat)

@@ -384,6 +384,10 @@ class Rooms(Teaching, Proving):
             return
         record = room.record
         member = record.member(name)
+        removed = room.removed_refusal(name)
+        if removed is not None:  # taken out by the teacher, who alone can let them back in
+            peer.send(protocol.error("removed", removed, version, room=room.code, name=name))
+            return
         if identity is not None and member is not None:
             pass  # the hub vouches for who it is: back to their seat, whatever the key
         elif member is not None and self._holder(room, member.name) == peer.address and self._limited(peer):

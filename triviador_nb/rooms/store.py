@@ -44,6 +44,8 @@ class RoomRecord:
         bots: seat -> bot skill for seats a bot plays (or will, at Start).
         seat_names: seat -> a team name the teacher gave.
         started: Start was pressed.
+        removed: name (case-folded) -> a member the teacher took out of the
+            room, kept (key and seat) so the teacher can let them back in.
     """
 
     code: str
@@ -52,6 +54,7 @@ class RoomRecord:
     bots: dict[int, str] = field(default_factory=dict)
     seat_names: dict[int, str] = field(default_factory=dict)
     started: bool = False
+    removed: dict[str, Member] = field(default_factory=dict)
 
     def member(self, name: str) -> Member | None:
         return self.members.get(name.casefold())

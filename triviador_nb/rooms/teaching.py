@@ -111,6 +111,8 @@ class Teaching:
             return room._assign(args["name"], args.get("seat"))
         if op == "remove":
             return room._remove(args["name"])
+        if op == "let_back":
+            return room._let_back(args["name"])
         if op == "set_bot":
             return room._set_bot(args["seat"], args.get("skill"))
         if op == "name_seat":
@@ -185,6 +187,7 @@ class Teaching:
         game = table.game if table is not None else None
         entries = [e for e in self.log if e.room == room.code][-LOG_PER_ROOM:]
         return {"room": room.code, "rules_title": room.rules.title, "seats_count": record.seats,
+                "removed": [m.name for m in list(record.removed.values())],
                 "language": room.language, "started": room.started, "people": people, "seats": seats,
                 "roles": {str(s): r for s, r in room.roles().items()},
                 "held": bool(table and table.held), "over": bool(game and game.is_over),

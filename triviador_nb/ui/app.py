@@ -17,6 +17,7 @@ from ..bots import Bot
 from ..classroom import Clock, Journal, Table
 from ..classroom.journal import JournalContents
 from ..engine import Game
+from ..engine.actions import Draw
 from ..i18n import _
 from ..maps import GameMap
 from ..reports import Report, question_reports, report_table
@@ -69,9 +70,11 @@ class GameApp(GameScreen):
         self.table = Table(game, bots, clock, pace=pace, reveal_s=reveal_s, think_s=think_s, new_game=new_game,
                            earlier=earlier)
         self.journal: Journal | None = None
+        self._discard_unplayed = False
         source = TableSource(self.table, report=lambda: panels.report_html(question_reports([self.table.game])))
         super().__init__(source, game_map, human, teams=dict(teams or {}), language=language)
-        self.controls = (TeacherControls(self.table, self.teams, language=self.language)
+        # a student's own game (one person against bots): the teacher's box folded away at the bottom (issue 24)
+        self.controls = (TeacherControls(self.table, self.teams, language=self.language, folded=not self.teams)
                          if controls or self.teams else None)
         if self.controls is not None:
             self.table.on_change(lambda _events: self._guarded(self.controls.refresh))
@@ -84,12 +87,19 @@ class GameApp(GameScreen):
         if self.controls is not None:
             self.controls.close()
         if self.journal is not None:
-            self.journal.close()
+            if not self._discard_unplayed or any(not isinstance(e, Draw) for g in self.table.games for e in g.record):
+                self.journal.close()
+            else:
+                self.journal.discard()  # nobody moved: nothing to resume (the cell run again, Run All)
 
-    def keep_journal(self, path: str | Path, setup: dict, resumed: JournalContents | None = None) -> Journal:
+    def keep_journal(self, path: str | Path, setup: dict, resumed: JournalContents | None = None,
+                     discard_unplayed: bool = False) -> Journal:
         """Write every game of this app to the journal ``path`` as it is played
         (:class:`~triviador_nb.classroom.Journal`); the title then says where,
-        and a failed write is shown. Returns the journal."""
+        and a failed write is shown. With ``discard_unplayed`` (a journal the
+        app named itself) the file is deleted when the app closes before
+        anyone moved (issue 24: every page open left one). Returns the journal."""
+        self._discard_unplayed = discard_unplayed and resumed is None
         self.journal = Journal(path, self.table, setup, resumed=resumed,
                                on_lost=lambda: self.table.clock.call_later(0, self.table.hold))
         if self.controls is not None:

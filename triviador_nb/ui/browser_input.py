@@ -23,6 +23,11 @@ game's cell into a heading and wipe the game from the screen. Only while the
 question panel is on screen, and never from someone typing in an editor or a
 text box: a teacher writing in another cell keeps the focus and every key. Nothing is
 decided here: the kernel takes an answer only while it is open.
+
+A game screen that appears (after Run All, or at Start on a student's screen
+and the projector) is scrolled to the top of the window, unless the person
+at the page scrolls, clicks or types first (issue 24: after Run All the game
+was 491-1,661 px out of view).
 """
 
 from __future__ import annotations
@@ -56,6 +61,30 @@ function onScreen(element) {
   return r.width > 0 && r.bottom > 0 && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth;
 }
 
+// A game that appears (Run All, a student's screen at Start, the projector at Start) is brought into view,
+// its top at the top of the window, unless the person at the page scrolls, clicks or types after it
+// appeared: after Run All the game was 500-1,700 px out of view and a student hunted for Start (issue 24).
+const LOOKS_S = [0.6, 2.0, 4.5];  // Run All goes on running (and scrolling to) the cells below for a while
+
+function intoView(el) {
+  const root = el.closest(".tnb-view-whole") ?? el.closest(".tnb-root");  // a student's screen: its room line too
+  if (root === null || root.dataset.tnbSeen) return;
+  root.dataset.tnbSeen = "1";
+  let touched = false;
+  const touch = () => { touched = true; };
+  const events = ["pointerdown", "keydown", "wheel", "touchstart"];
+  for (const type of events) window.addEventListener(type, touch, { capture: true, passive: true });
+  for (const at of LOOKS_S) {
+    setTimeout(() => {
+      if (touched || !root.isConnected) return;
+      const box = root.getBoundingClientRect();
+      if (box.top < -4 || box.top > window.innerHeight * 0.25) root.scrollIntoView({ block: "start" });
+    }, at * 1000);
+  }
+  setTimeout(() => { for (const type of events) window.removeEventListener(type, touch, { capture: true }); },
+             LOOKS_S[LOOKS_S.length - 1] * 1000 + 100);
+}
+
 function render({ model, el }) {
   quietMaps();
   el.classList.add("tnb-browser-input");
@@ -79,6 +108,7 @@ function render({ model, el }) {
       if (tries > 0 && !el.isConnected) requestAnimationFrame(() => attach(tries - 1));
       return;
     }
+    intoView(el);
     observer = new MutationObserver(focusNewGuess);
     observer.observe(panel, { subtree: true, childList: true, attributes: true, attributeFilter: ["disabled", "style", "class"] });
     focusNewGuess();

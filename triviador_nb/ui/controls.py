@@ -200,6 +200,11 @@ class TeacherControls:
             of no arguments; by default at once).
         language: the language code of the controls (``"hu"``; None: the
             kernel's); the screen they are on passes its own.
+        folded: the controls sit folded at the bottom of the screen (a
+            student playing alone: issue 24, no teacher's box in the way).
+        entries_folded: the answer rows are folded (a room's projector:
+            students answer on their own screens; the teacher opens the rows
+            only for one whose computer failed).
 
     Attributes:
         widget: the box to display; pause_button, skip_button, undo_button,
@@ -210,12 +215,14 @@ class TeacherControls:
     """
 
     def __init__(self, table: "Table | ControlTarget", teams: Mapping[int, str] | None = None,
-                 run: Callable[[Callable[[], object]], object] | None = None, language: str | None = None):
+                 run: Callable[[Callable[[], object]], object] | None = None, language: str | None = None,
+                 folded: bool = False, entries_folded: bool = False):
+        self.folded = folded
         with speaking(language) as self.language:
-            self._build(table, teams, run)
+            self._build(table, teams, run, entries_folded)
 
     def _build(self, table: "Table | ControlTarget", teams: Mapping[int, str] | None,
-               run: Callable[[Callable[[], object]], object] | None) -> None:
+               run: Callable[[Callable[[], object]], object] | None, entries_folded: bool) -> None:
         self.target: ControlTarget = TableTarget(table, run) if isinstance(table, Table) else table
         self.teams = dict(teams or {})
         self.report_folder = Path.cwd()  # the notebook's folder in JupyterLab and Voilà
@@ -237,6 +244,7 @@ class TeacherControls:
         self.message = w.HTML()
         self.saved = w.HTML()
         self.entries: dict[int, w.Password] = {}
+        self.entry_box: w.VBox | None = None  # the answer rows (with teams), gone after the end
         self.enter_buttons: dict[int, w.Button] = {}
         self.entry_status: dict[int, w.HTML] = {}
         rows = []
@@ -258,13 +266,26 @@ class TeacherControls:
         parts = [w.HTML('<div class="tnb-controls-title" style="font-size:18px;font-weight:bold">'
                         f'{escape(_("Teacher"))}</div>'), buttons]
         if self.teams:
-            parts += [w.HTML('<div style="font-size:15px">{}</div>'.format(escape(
+            entry = [w.HTML('<div style="font-size:15px">{}</div>'.format(escape(
                 _("Teams' answers (hidden until the reveal): digits for a guess, 1-4 or A-D for multiple choice.")))),
                 self.entry_rows, self.timed]
-        self.widget = w.VBox([*parts, self.message, self.saved],
-                             layout={"width": "100%", "padding": "8px", "border": "2px dashed #888",
-                                     "margin": "8px 0 0 0"})
-        self.widget.add_class("tnb-teacher")
+            if entries_folded:
+                entry = [w.Accordion(children=(w.VBox(entry, layout={"width": "100%"}),),
+                                     titles=(_("Enter a student's answer (a computer that fails)"),),
+                                     selected_index=None, layout={"width": "100%"})]
+            self.entry_box = w.VBox(entry, layout={"width": "100%"})
+            parts.append(self.entry_box)
+        box = w.VBox([*parts, self.message, self.saved],
+                     layout={"width": "100%", "padding": "8px", "border": "2px dashed #888",
+                             "margin": "8px 0 0 0" if not self.folded else "0"})
+        box.add_class("tnb-teacher")
+        self.box = box
+        if self.folded:
+            self.widget = w.Accordion(children=(box,), titles=(_("Teacher's controls (Pause, Undo, End, report)"),),
+                                      selected_index=None, layout={"width": "100%", "margin": "12px 0 0 0"})
+            self.widget.add_class("tnb-teacher-folded")
+        else:
+            self.widget = box
         self.refresh()
 
     def _button(self, label: str, style: str, icon: str, action: Callable[[], None], tip: str) -> w.Button:
@@ -285,11 +306,16 @@ class TeacherControls:
         target = self.target
         self.pause_button.description = _("Resume") if target.held else _("Pause")
         self.pause_button.icon = "play" if target.held else "pause"
-        self.pause_button.disabled = not target.started or target.is_over
+        over = target.is_over
+        self.pause_button.disabled = not target.started or over
         asking = target.asking
         self.skip_button.disabled = not asking
-        self.end_button.disabled = target.is_over
-        self.undo_button.disabled = not target.can_undo
+        self.end_button.disabled = over
+        self.undo_button.disabled = not target.can_undo or over
+        for button in (self.pause_button, self.skip_button, self.undo_button, self.end_button):
+            button.layout.display = "none" if over else None  # after the end: Save report (and Play again)
+        if self.entry_box is not None:
+            self.entry_box.layout.display = "none" if over else None
         sid = target.state_id
         seats = target.question_seats() if asking else None
         for seat, box in self.entries.items():
@@ -385,16 +411,24 @@ class TeacherControls:
             text = escape(_("Saved as it is played: {path} · after a kernel restart run {command}")).format(
                 path=f"<code>{escape(path)}</code>",
                 command=f"<code>triviador_nb.resume(r&quot;{escape(path)}&quot;)</code>")
-        self.saved.value = f'<div style="font-size:13px;color:#555">{text}</div>'
+            summary = escape(_("Saved as it is played (where, and how to bring it back)"))
+        # folded: a file path and Python on the class's screen are noise (issue 24), one click away for the teacher
+        self.saved.value = (f'<details style="font-size:13px;color:#555"><summary>{summary}</summary>{text}'
+                            "</details>")
 
-    def attach(self, screen) -> None:
+    def attach(self, screen, top: bool = False) -> None:
         """Put the controls on ``screen`` (a :class:`~.screen.GameScreen`),
-        under its question panel and turn buttons, where the teacher looks."""
+        under its question panel and turn buttons, where the teacher looks;
+        ``top``: above everything beside the map (a room's projector, issue
+        24 bug 7); folded controls go at the bottom, out of a student's way."""
         children = list(screen.side.children)
-        children.insert(children.index(screen.panel.widget) + 2, self.widget)
+        if self.folded:
+            children.append(self.widget)
+        else:
+            children.insert(0 if top else children.index(screen.panel.widget) + 2, self.widget)
         screen.side.children = tuple(children)
 
     def close(self) -> None:
         """Close every widget the controls made (the entry rows and the
         checkbox too, which are in the box only with teams)."""
-        close_widgets(self.widget, self.entry_rows, self.timed)
+        close_widgets(self.widget, self.box, self.entry_rows, self.timed)

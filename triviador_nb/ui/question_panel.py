@@ -148,7 +148,7 @@ class QuestionPanel:
             can_answer: False for a player who only watches this battle.
             seconds: the timer (D3).
             watching: what a screen that cannot answer says under it
-                (None: "You watch this one.").
+                (None: "You watch this one."; "": nothing).
         """
         if watching is None:
             with speaking(self.language):
@@ -156,7 +156,7 @@ class QuestionPanel:
         self.header.value = f'<div class="tnb-qhead">{escape(title)}</div>'
         self.text.value = f'<div class="tnb-qtext" role="status">{escape(text)}</div>'
         self._start_timer(seconds)
-        self.feedback.value = "" if can_answer else f'<div class="tnb-note">{escape(watching)}</div>'
+        self.feedback.value = "" if can_answer or not watching else f'<div class="tnb-note">{escape(watching)}</div>'
         self._accepting = can_answer
         if options:
             for button, letter, option in zip(self.choice_buttons, LETTERS, options):

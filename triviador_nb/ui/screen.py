@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from html import escape
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Callable, Mapping, Protocol
 
 import ipywidgets as w
 
@@ -30,6 +30,7 @@ from .answered import ANSWERED_CSS, AnsweredCount
 from .cells import close_widgets
 from .event_log import EventLog
 from .get_ready import GetReady
+from .lesson_styles import WATCH_CSS
 from .map_view import MapView
 from .palette import seat_colour
 from .place import PLACE_CSS, PlaceLine
@@ -186,6 +187,13 @@ def map_credit(game_map: GameMap) -> str:
     return _("Map: {file}").format(file=Path(source).name)
 
 
+def _is_bot(role: object) -> bool:
+    """A seat's role (as :meth:`ScreenSource.roles` gives it) says a bot plays it."""
+    if isinstance(role, Mapping):
+        return role.get("kind") == "bot"
+    return isinstance(role, str) and role.startswith("bot")
+
+
 def _sentence(clause: str) -> str:
     """A refusal's clause (:func:`triviador_nb.words.refusal`) as a sentence
     of its own: capitalised, with one full stop."""
@@ -233,6 +241,11 @@ class GameScreen:
         self._shown = ""  # the state id whose prompt the panel shows
         self._shown_reveal: int | None = None  # the event index of the result shown
         self._answer_noted = ""  # the state id whose answer (maybe a team-mate's) the panel shows
+        self._timed = ""  # the state id of the prompt whose countdown the panel shows
+        self._bot_plays = False  # the teacher handed this screen's seat to a bot (a room), and the screen said so
+        self._pause_said = ""  # what the message line says of a pause: cleared when play goes on
+        self._ticking = ""  # the state id the countdown ticks for now ("" while it stands: paused, or none)
+        self._tick_run = 0  # which run of ticks is the live one (an older run stops at its next tick)
         self._build_widgets()
         source.on_change(lambda: self._guarded(self._refresh))
         self._refresh()
@@ -310,10 +323,12 @@ class GameScreen:
                                    self.log],
                       layout={"flex": "1 1 0", "min_width": "300px", "padding": "0 0 0 12px",
                               "overflow": "visible"})
+        if self._seat is None:  # a projector or the class's shared screen: the question for the room to read
+            self.panel.widget.add_class("tnb-watch")
         # the place and the sound switch beside the title: no line of their own to push the question down
         title_row = w.HBox([self.title, self.place.widget, self.sound],
                            layout={"width": "100%", "align_items": "center"})
-        self.widget = w.VBox([w.HTML(CSS + PLACE_CSS + ANSWERED_CSS + PODIUM_CSS), title_row, self.status,
+        self.widget = w.VBox([w.HTML(CSS + WATCH_CSS + PLACE_CSS + ANSWERED_CSS + PODIUM_CSS), title_row, self.status,
                               self.podium.widget, w.HBox([self.map_view.widget, side], layout={"align_items": "flex-start",
                                                                           "width": "100%"})],
                              layout={"width": "100%"})
@@ -342,6 +357,10 @@ class GameScreen:
             source.recover()
             return
         v = self.view
+        if self._pause_said and not v.paused:  # "the teacher has paused the game" no longer holds (issue 24 bug 3)
+            if escape(self._pause_said) in self.panel.feedback.value:
+                self.panel.feedback.value = ""
+            self._say("")
         self._render(v)
         self.cues.follow(v, held=source.held)
         if not v.started:
@@ -362,6 +381,8 @@ class GameScreen:
         elif (not v.paused and v.question is not None and v.question.my_answer is not None
               and self._answer_noted != v.state_id):
             self._note_answer(v)  # a team-mate's answer (or ours, seen again after a rejoin)
+        if not v.paused and not v.is_over and v.state_id == self._timed and self._ticking != v.state_id:
+            self._start_ticking(v.state_id)  # the teacher's Resume: the same prompt, its countdown going again
 
     def _show_prompt(self, v: View) -> None:
         self._shown = v.state_id
@@ -373,18 +394,25 @@ class GameScreen:
                                watching=_("Each team tells the teacher its answer."))
                 if not q.options:
                     self.panel.controls.children = ()  # no number box on the projector
+            elif self._seat is None:  # a projector: the question, large, and no control it cannot use (bug 7)
+                self.panel.ask(words.question_title(v), q.text, q.options, False, q.time_limit_s, watching="")
+                if not q.options:
+                    self.panel.controls.children = ()
+            elif self._bot_plays:
+                self.panel.ask(words.question_title(v), q.text, q.options, False, q.time_limit_s,
+                               watching=_("A bot is playing your seat; the teacher can hand it back."))
             else:
                 self.panel.ask(words.question_title(v), q.text, q.options, kind == "answer", q.time_limit_s)
             if q.my_answer is not None:
                 self._note_answer(v)
-            self._tick(v.state_id)
+            self._start_ticking(v.state_id)
         elif kind in ("base", "pick", "claim", "attack"):
             self.wings.value = False
             seat = self.seat
             self.panel.prompt(_("{team}: your turn").format(team=self.teams[seat]) if seat in self.teams
                               else _("Your turn"),
                               words.turn_text(v), v.prompt.time_limit_s)
-            self._tick(v.state_id)
+            self._start_ticking(v.state_id)
         else:
             name = v.players[v.acting[0]].name
             waiting = {"base": _("{player} is choosing a base…"), "pick": _("{player} is choosing a territory…")}
@@ -397,16 +425,28 @@ class GameScreen:
         given = str(q.my_answer) if q.kind == "guess" else LETTERS[q.my_answer]
         self.panel.stop(_("Answer in: {answer}. Waiting for the others…").format(answer=given))
 
-    def _tick(self, state_id: str) -> None:
+    def _start_ticking(self, state_id: str) -> None:
+        """Count the prompt ``state_id`` down (when it opens, and again when
+        the teacher's Resume lets its timer run on: issue 24 bug 1)."""
+        self._timed = state_id
+        self._tick_run += 1
+        self._tick(state_id, self._tick_run)
+
+    def _tick(self, state_id: str, run: int) -> None:
         """Keep the panel's countdown in step with the source's deadline while
-        the prompt ``state_id`` is open."""
+        the prompt ``state_id`` is open and not paused; a pause stops the run
+        (the next refresh after Resume starts another)."""
+        if run != self._tick_run:
+            return  # a newer run counts this prompt down
         source = self.source
         if self._stopped or source.stopped or source.state_id != state_id or source.paused:
+            self._ticking = ""
             return
+        self._ticking = state_id
         left = source.time_left()
         self.panel.set_time_left(left)
         self.cues.tick(state_id, left)
-        source.call_later(TICK_S, lambda: self._guarded(self._tick, state_id))
+        source.call_later(TICK_S, lambda: self._guarded(self._tick, state_id, run))
 
     # ------------------------------------------------------------------ input
 
@@ -431,7 +471,10 @@ class GameScreen:
         elif ack.status == "duplicate" and still_open:
             self._note_answer(v)
         elif ack.status == "rejected":
-            self._say(_sentence(words.refusal(ack.code, ack.reason)), warn=True)
+            text = _sentence(words.refusal(ack.code, ack.reason))
+            self._say(text, warn=True)
+            if ack.code in ("held", "paused"):  # refused only for the pause: the question is asked again after it
+                self._pause_said, self._shown = text, ""
 
     def _territory_clicked(self, territory: str) -> None:
         v = self.view
@@ -442,18 +485,49 @@ class GameScreen:
             return self._say(_("Press Start to begin the game.") if self._start_shown
                              else _("The game has not started yet."), in_panel=True)
         if v.paused:
-            return self._say(_("One moment: the result is still on screen."))
+            text = (_("One moment: the teacher has paused the game.") if self.source.held
+                    else _("One moment: the result is still on screen."))
+            self._say(text)
+            self._pause_said = text
+            return None
+        chosen = self._chosen_now(v)
         if v.prompt.kind not in ("base", "pick", "claim", "attack"):
+            if chosen is not None:  # a team-mate (or this screen, a moment ago) chose already
+                return self._say(self._chosen_text(chosen))
             return self._say(_("{territory}: it is not your turn to choose a territory.").format(territory=name))
         wings = v.prompt.kind == "attack" and self.wings.value and territory in v.prompt.wings_choices
         action = AttackAction(self.seat, territory, wings=wings) if v.prompt.kind == "attack" \
             else Pick(self.seat, territory)
         ack = self.source.submit(self.seat, action, self._shown or None)
-        if ack.status == "rejected":
-            self._say(_("You cannot choose {territory}: {reason}.").format(
-                territory=name, reason=words.refusal(ack.code, ack.reason)), warn=True, in_panel=True)
+        chosen = self._chosen_now(self.view) if not ack.accepted else None
+        if chosen is not None and chosen != territory:  # the team chose while this click was on its way
+            self._say(self._chosen_text(chosen))
+        elif ack.status == "rejected":
+            text = _("You cannot choose {territory}: {reason}.").format(
+                territory=name, reason=words.refusal(ack.code, ack.reason))
+            self._say(text, warn=True, in_panel=True)
+            self._pause_said = text if ack.code in ("held", "paused") else ""
         elif ack.accepted:
             self._say("")
+
+    def _chosen_now(self, v: View) -> str | None:
+        """The territory this screen's seat chose since the last result (a
+        base, a pick, a claim or an attack), or None."""
+        since = v.reveal.index if v.reveal is not None else -1
+        for event in reversed(v.log):
+            if event.index <= since:
+                break
+            if (event.kind in ("pick", "claim", "attack") or event.code == "bases.chosen") \
+                    and event.data.get("seat") == self.seat and event.data.get("territory"):
+                return event.data["territory"]
+        return None
+
+    def _chosen_text(self, territory: str) -> str:
+        """"Your team chose Heves." (or "You chose Heves." for a seat of one)."""
+        name = pgettext(TERRITORY, next((t.name for t in self.view.territories if t.id == territory), territory))
+        role = self.source.roles().get(self.seat)
+        team = isinstance(role, Mapping) and role.get("kind") == "team"
+        return (_("Your team chose {territory}.") if team else _("You chose {territory}.")).format(territory=name)
 
     def _named(self, name: str) -> None:
         """A territory chosen by typing its name (the keyboard's click)."""
@@ -474,11 +548,20 @@ class GameScreen:
 
     def _render(self, v: View) -> None:
         source = self.source
-        roles = {seat: words.role_label(role) for seat, role in source.roles().items()}
+        given = source.roles()
+        roles = {seat: words.role_label(role) for seat, role in given.items()}
+        bot_plays = self.seat is not None and not self.teams and _is_bot(given.get(self.seat))
         if self.teams:
             roles.update({s: _("team") for s in self.teams})
+        elif bot_plays:
+            roles[self.seat] = _("you: a bot plays for you")
         elif self.seat is not None:
             roles[self.seat] = _("you")
+        if bot_plays != self._bot_plays:
+            self._bot_plays = bot_plays
+            self._say(_("A bot is playing your seat; the teacher can hand it back.") if bot_plays
+                      else _("The teacher handed your seat back to you: play on.") if v.started and not v.is_over
+                      else "", warn=bot_plays)
         note = source.title_note()
         note_html = f'<span class="tnb-note" style="font-size:14px"> · {escape(note)}</span>' if note else ""
         rules_title, map_title = pgettext(RULE_SET, v.rules_title), pgettext(MAP, self.game_map.title)
@@ -527,6 +610,7 @@ class GameScreen:
     def _say(self, text: str, warn: bool = False, in_panel: bool = False) -> None:
         """Show a message beside the map (and in the question panel, where the
         player is looking, when ``in_panel``)."""
+        self._pause_said = ""
         css = "tnb-warn" if warn else "tnb-note"
         role = "alert" if warn else "status"  # a screen reader says it as it appears
         self.message.value = (f'<div class="tnb-message" role="{role}"><span class="{css}">{escape(text)}</span></div>'
@@ -592,6 +676,6 @@ class GameScreen:
         """
         if self._stopped:
             return
-        self._shown, self._shown_reveal, self._answer_noted = "", None, ""
+        self._shown, self._shown_reveal, self._answer_noted, self._timed = "", None, "", ""
         self._say("")
         self.source.restart()

@@ -536,8 +536,10 @@ def _saved_language(saved: Sequence[SavedGame]) -> tuple[str | None, str]:
 
 def saved_label(game: SavedGame) -> str:
     """How the form lists a saved game: when it was last played, the rule
-    set, and the teams (or player) at the screen, e.g. ``"Dec 2 6:34 PM ·
-    ConQUIZtador · Foxes, Owls"``; the date in the language in use (Babel)."""
+    set, the teams (or player) at the screen, the game's number and how far
+    it went, e.g. ``"Dec 2 6:34 PM · ConQUIZtador · Foxes, Owls · game 812
+    · 23 moves"`` (issue 24: four games of one minute are told apart); the
+    date in the language in use (Babel)."""
     locale = babel_locale()
     saved = datetime.fromtimestamp(game.saved)
     when = f"{format_skeleton('MMMd', saved, locale=locale)} {format_time(saved, 'short', locale=locale)}"
@@ -549,7 +551,11 @@ def saved_label(game: SavedGame) -> str:
     humans = setup.get("humans")
     people = ", ".join(str(h) for h in humans if h) if isinstance(humans, list) else ""
     people = people or _("bots only")
-    return f"{when} · {rules} · {people}"
+    parts = [when, rules, people]
+    if game.game is not None:
+        parts.append(_("game {number}").format(number=game.game))
+    parts.append(ngettext("{n} move", "{n} moves", game.moves).format(n=game.moves))
+    return " · ".join(parts)
 
 
 def form_words(message: str) -> str:

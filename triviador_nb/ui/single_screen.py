@@ -120,7 +120,7 @@ def _play(map: str | Path | GameMap, bank: object, rules: str, you: str | None, 
     app = _app(setup, game_map, question_bank, clock, [], seed, language)
     if journal:
         path = Path(journal) if journal is not True else new_journal_path("game" if seed is None else f"game{seed}")
-        app.keep_journal(path, setup)
+        app.keep_journal(path, setup, discard_unplayed=journal is True)
     return app
 
 

@@ -74,6 +74,7 @@ class StudentScreen:
         self.body = w.VBox(layout={"width": "100%"})
         self.widget = w.VBox([w.HTML(CSS), self.header, self.form, self.lobby, self.body], layout={"width": "100%"})
         self.widget.add_class("tnb-root")
+        self.widget.add_class("tnb-view-whole")  # brought into view whole, the room line above the game included
         self._say(escape(_("Type the room code from the teacher's screen, then press Join: the hub knows your name.")
                          if self.name_box.disabled else
                          _("Type the room code from the teacher's screen and your name, then press Join.")))

@@ -40,6 +40,7 @@ from .cells import close_widgets, shown_by_cell
 from .controls import RoomTarget, TeacherControls
 from .screen import GameScreen
 from .hub import hub_token_for
+from .removal import confirm_row, removed_row
 from .sources import ProjectorSource
 from .styles import CSS
 
@@ -113,6 +114,7 @@ class HostScreen:
         self.screens: dict[str, GameScreen] = {}
         self.controls: dict[str, TeacherControls] = {}
         self._lobby_key: Any = None
+        self._removing: tuple[str, str] | None = None  # (room, name) the teacher chose to take out, not yet confirmed
         self._closed = False
         self.codes = w.HTML()
         self.message = w.HTML()
@@ -136,7 +138,14 @@ class HostScreen:
         self.again_button.on_click(lambda _: self._guarded(self._command, "play_again", self.shown))
         self.refused = w.HTML()
         self.game = w.VBox(layout={"width": "100%"})
-        self.widget = w.VBox([w.HTML(CSS), self.codes, self.message, self.overview, self.choose, self.lobby,
+        # once the game runs, the seats fold away above the projector (issue 24 bug 7: the map began 740 px down)
+        self.seats_toggle = w.ToggleButton(description=_("Seats and students"), icon="users", value=False,
+                                           layout={"width": "auto", "display": "none"},
+                                           tooltip=_("Who plays which seat: hand a seat to a bot or back, "
+                                                     "move or take out a student"))
+        self.seats_toggle.observe(lambda _c: self._guarded(self._refresh), "value")
+        self.widget = w.VBox([w.HTML(CSS), self.codes, self.message, self.overview, self.choose, self.seats_toggle,
+                              self.lobby,
                               w.HBox([self.start_button, self.start_all, self.again_button]), self.game,
                               self.refused],
                              layout={"width": "100%"})
@@ -173,7 +182,8 @@ class HostScreen:
         state = self._state(code)
         started = bool(state.get("started"))
         key = (code, started, tuple((p["name"], p["seat"], p["connected"]) for p in self._people(code)),
-               tuple((s["seat"], s["bot"]) for s in state.get("seats", [])))
+               tuple((s["seat"], s["bot"]) for s in state.get("seats", [])), tuple(state.get("removed", [])),
+               self._removing)
         if key != self._lobby_key:
             self._lobby_key = key
             old = self.lobby.children
@@ -183,6 +193,8 @@ class HostScreen:
         self.start_button.description = (_("Start room {code}").format(code=code) if len(self.room_codes) > 1
                                          else _("Start the game"))
         self.start_button.layout.display = "none" if started or not state else None
+        self.seats_toggle.layout.display = None if started else "none"
+        self.lobby.layout.display = None if not started or self.seats_toggle.value else "none"
         self.again_button.layout.display = None if state.get("over") else "none"  # the same room, code and seats
         self.start_all.layout.display = None if len(self.room_codes) > 1 and not all(
             self._state(c).get("started") for c in self.room_codes) else "none"
@@ -208,8 +220,8 @@ class HostScreen:
         names = {p.seat: p.name for p in self.client.views[code].players}
         controls = self.controls[code] = TeacherControls(
             RoomTarget(self.client, code), {s: names[s] for s in state.get("humans", []) if s in names},
-            language=self.language)
-        controls.attach(screen)
+            language=self.language, entries_folded=True)
+        controls.attach(screen, top=True)  # the teacher's buttons beside the top of the map (issue 24 bug 7)
         if state.get("journal"):
             controls.show_journal(state["journal"])
         self.client.on_change(lambda changed, c=controls: self.clock.call_soon_threadsafe(
@@ -315,6 +327,13 @@ class HostScreen:
         else:
             rows.append(w.HTML(f'<div class="tnb-note" style="font-size:18px">{escape(_("Nobody has joined yet."))}'
                                "</div>"))
+        if self._removing is not None and self._removing[0] == code:
+            name = self._removing[1]
+            rows.append(confirm_row(name, lambda: self._guarded(self._take_out, code, name),
+                                    lambda: self._guarded(self._cancel_removing)))
+        if state.get("removed"):
+            rows.append(removed_row(state["removed"], lambda name: self._guarded(self._command, "let_back", code,
+                                                                                 name=name)))
         return rows
 
     # ------------------------------------------------------------------ actions
@@ -326,10 +345,19 @@ class HostScreen:
         return result
 
     def _seat_chosen(self, code: str, name: str, choice: object) -> None:
-        if choice == REMOVE:
-            self._command("remove", code, name=name)
+        if choice == REMOVE:  # asked first (issue 24): the row under the list takes the teacher's second click
+            self._removing, self._lobby_key = (code, name), None
+            self._refresh()
         else:
             self._command("assign", code, name=name, seat=None if choice == WATCH else choice)
+
+    def _take_out(self, code: str, name: str) -> None:
+        self._removing, self._lobby_key = None, None
+        self._command("remove", code, name=name)
+
+    def _cancel_removing(self) -> None:
+        self._removing, self._lobby_key = None, None  # the list is drawn again: the name's seat as it was
+        self._refresh()
 
     def _show_room(self, code: str) -> None:
         self.shown = code
