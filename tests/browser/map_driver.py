@@ -37,18 +37,28 @@ COPIES = REPO / "test-artifacts" / "browser" / "names"
 BASE_PROMPT = "Your base"
 
 # The notebook of the name test: seed 5 of Long Campaign gives the player at the screen the first base
-# (checked by the test), and a button takes every action back, as the teacher's Undo does.
+# (checked by the test), with 10 minutes for it; a button takes every action back, as the teacher's Undo does.
 NAMES_CELL = """# NBVAL_IGNORE_OUTPUT
-import ipywidgets as widgets
-from triviador_nb.ui import play
+from dataclasses import replace
 
-app = play(rules="long-campaign", map="hungary", you="Your team", seed=5, journal=False)
+import ipywidgets as widgets
+from triviador_nb.banks import resolve_bank
+from triviador_nb.bots import Bot
+from triviador_nb.engine import Game, find_rule_set
+from triviador_nb.maps import resolve_map
+from triviador_nb.ui.app import GameApp
+
+rules = find_rule_set("long-campaign")
+rules = replace(rules, timers=replace(rules.timers, territory_s=600.0))  # no base is chosen by a timer
+game_map = resolve_map("hungary", players=3)
+game = Game(rules, game_map.board, resolve_bank("general_knowledge_en"), 5, names=["Your team", "Bot 1", "Bot 2"])
+# pace 200: a bot takes 4 minutes to choose its base, so no bot acts while the names are clicked
+app = GameApp(game, game_map, 0, {1: Bot(1, "medium", 5), 2: Bot(2, "hard", 5)}, pace=200)
 
 def back_to_the_first_base(_button):
     for _ in range(20):
         if app.table.undo().status != "accepted":
             break
-    app.table.extend(60)  # the base's timer does not run out while the names are clicked
 
 back = widgets.Button(description="Back to the first base")
 back.on_click(back_to_the_first_base)
