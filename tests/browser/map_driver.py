@@ -93,14 +93,15 @@ OPTIONS = """
 }
 """
 
-# Words of the results table that the browser drew on more than one line ("wron g", "19 / 25").
+# Words of the results table that the browser drew on more than one line ("wron g", "19 / 25"); a line
+# may end after a hyphen ("Szent-" / "Györgyi"), as the game's names do.
 BROKEN_WORDS = """
 (root) => {
   const broken = [];
   for (const cell of root.querySelectorAll('.tnb-reveal td')) {
     const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const re = /\\S+/g;
+      const re = /[^\\s-]+/g;  // a word, or the part of a hyphenated one between hyphens (a line may end at "-")
       for (let m = re.exec(node.data); m; m = re.exec(node.data)) {
         const range = document.createRange();
         range.setStart(node, m.index);

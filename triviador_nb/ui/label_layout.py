@@ -27,7 +27,7 @@ import shapely
 CHAR_EM = 0.6  # average width of a character, in em
 WRAP_EM = 8.0  # the CSS max-width of a name (styles.MAP_CSS is written from these two)
 NAME_FONT = (11.0, 1.25, 5.0, 21.0)  # CSS clamp(min px, a cqw + b px, max px) of a name's font
-POINTS_EM = (2.6, 1.6)  # width, height of a value label above the point, in em of the name font
+POINTS_EM = (4.0, 1.6)  # width, height of a value label (seat mark and value) above the point, in em of the name font
 CASTLE_EM = (3.6, 3.2)  # of a castle with its value (a base)
 # (dx, dy) shifts in em, and wrap widths in em, tried for each name; the first is where CSS puts it.
 SHIFTS = ((0.0, 0.0), (0.0, 0.7), (-1.6, 0.3), (1.6, 0.3), (0.0, 1.4), (-2.6, 0.0), (2.6, 0.0),
