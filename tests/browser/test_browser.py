@@ -105,6 +105,44 @@ def test_two_whole_games_in_jupyterlab_by_clicking(server_url):
     assert rerun["updates"] <= 5, f"after Run All the old game sent {rerun['updates']} widget updates in 10 s"
 
 
+def test_a_click_on_the_middle_of_every_name_takes_that_territory(server_url):
+    """Issue 24's bug 2: at 1280x720 in JupyterLab 19 of 39 clicks on the middle of a name failed
+    (Komarom-Esztergom's middle lay outside Hungary, Jasz-Nagykun-Szolnok's over Pest). Every one of
+    the 19 names of Hungary is clicked at its middle at the first base of a game, where any territory
+    may be chosen; the names' drawn boxes overlap neither each other nor a castle; and a mouse sweep
+    over the map, names included, still sends nothing to the kernel."""
+    from map_driver import click_every_name
+
+    report = click_every_name(server_url, OUT, (1280, 720))
+    print(f"\n{len(report.clicks)} names clicked, {len(report.bad())} missed: {report.bad()}; sweep sent "
+          f"{report.sweep_messages} messages")
+    assert report.first_prompt.startswith("Bases · Your base"), report.first_prompt
+    assert len(report.clicks) == 19 and report.bad() == [], report.bad()
+    assert report.names_over_names == [] and report.names_over_castles == [], (report.names_over_names,
+                                                                                report.names_over_castles)
+    assert report.sweep_messages == 0
+
+
+@pytest.mark.parametrize("viewport", [(1366, 900), (1280, 720)])
+def test_a_question_opens_in_view_and_the_map_stays_put(server_url, viewport):
+    """Issue 24's bug 5 and the map's jump: with the game scrolled into view once, every question's
+    options are inside the window as it opens (they were below the fold at 1366x900); the map does
+    not move between questions (the status line above it wrapped and moved it 28 px); and the results
+    table breaks no word or number ("wron g", the guess 1925 as "19 / 25")."""
+    from map_driver import watch_questions
+
+    report = watch_questions(server_url, OUT, viewport)
+    outside = [o for o in report.options if not o["inside"]]
+    print(f"\n{viewport}: {len(report.options)} questions, {len(outside)} with options out of view "
+          f"(window bottom {report.view_bottom}), map at {sorted(set(report.map_boxes))}, "
+          f"broken words {report.broken_words}")
+    assert len(report.options) >= 6 and {o["kind"] for o in report.options} == {"guess", "choice"}
+    assert outside == [], outside
+    first = report.map_boxes[0]
+    assert all(abs(a - b) <= 1 for box in report.map_boxes for a, b in zip(box, first)), report.map_boxes
+    assert report.broken_words == [], report.broken_words
+
+
 def test_a_whole_game_in_voila_on_a_projector_screen(server_url):
     (report,) = play_whole_game(server_url, OUT, "voila", (1280, 720))
     check_game(report)

@@ -21,10 +21,13 @@ import math
 from dataclasses import dataclass
 from typing import Collection, Mapping
 
+import numpy as np
+import shapely
+
 CHAR_EM = 0.6  # average width of a character, in em
 WRAP_EM = 8.0  # the CSS max-width of a name (styles.MAP_CSS is written from these two)
 NAME_FONT = (11.0, 1.25, 5.0, 21.0)  # CSS clamp(min px, a cqw + b px, max px) of a name's font
-POINTS_EM = (2.6, 1.6)  # width, height of a value label above the point, in em of the name font
+POINTS_EM = (4.0, 1.6)  # width, height of a value label (seat mark and value) above the point, in em of the name font
 CASTLE_EM = (3.6, 3.2)  # of a castle with its value (a base)
 # (dx, dy) shifts in em, and wrap widths in em, tried for each name; the first is where CSS puts it.
 SHIFTS = ((0.0, 0.0), (0.0, 0.7), (-1.6, 0.3), (1.6, 0.3), (0.0, 1.4), (-2.6, 0.0), (2.6, 0.0),
@@ -70,16 +73,18 @@ class Placement:
     dx: float = 0.0
     dy: float = 0.0
     wrap: float = WRAP_EM
+    scale: float = 1.0  # of the name font (a name squeezed between castles); ``dx``, ``dy``, ``wrap`` are in its em
 
     @property
     def moved(self) -> bool:
-        return (self.dx, self.dy, self.wrap) != (0.0, 0.0, WRAP_EM)
+        return (self.dx, self.dy, self.wrap, self.scale) != (0.0, 0.0, WRAP_EM, 1.0)
 
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom in pixels
 
 
 def _name_box(x: float, y: float, name: str, place: Placement, em: float) -> Box:
+    em *= place.scale
     lines = wrapped_lines(name, place.wrap)
     width = min(place.wrap, max(len(line) for line in lines) * CHAR_EM) * em
     left = x + place.dx * em - width / 2
@@ -156,7 +161,8 @@ class _BoxIndex:
 
 
 def place_names(points: Mapping[str, tuple[float, float]], names: Mapping[str, str],
-                map_width_px: float, bases: Collection[str] = ()) -> dict[str, Placement]:
+                map_width_px: float, bases: Collection[str] = (),
+                areas: Mapping[str, shapely.Geometry] | None = None) -> dict[str, Placement]:
     """Places for the names of the territories at ``points`` (territory id ->
     (x, y) pixels of its label point) on a map ``map_width_px`` wide, where
     the territories in ``bases`` carry a castle above their point.
@@ -164,10 +170,19 @@ def place_names(points: Mapping[str, tuple[float, float]], names: Mapping[str, s
     Returns territory id -> :class:`Placement`; a name that overlaps nothing
     where CSS draws it keeps ``Placement()``.
 
+    With ``areas`` (territory id -> its shape in the same pixels) on a map
+    of at most :data:`AREA_LIMIT` territories, a name
+    also stays on its own territory (:func:`_place_on_areas`): it is tried
+    in more places and wraps, its box always touches its territory, and its
+    middle lies on it (within :data:`TOUCHING_PX`) unless only a place off it
+    covers no other label.
+
     Each name is measured against the boxes near it only (a grid index), so
     the work grows with the territories and how crowded they are, not with
     their square.
     """
+    if areas is not None and len(points) <= AREA_LIMIT:
+        return _place_on_areas(points, names, map_width_px, bases, areas)
     em = name_font_px(map_width_px)
     crowding = _crowding(points)
     index = _BoxIndex(4 * em)
@@ -204,3 +219,134 @@ def total_overlap(points: Mapping[str, tuple[float, float]], names: Mapping[str,
     values = [_points_box(x, y, tid in bases, em) for tid, (x, y) in points.items()]
     names_overlap = sum(_overlap(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
     return names_overlap + sum(_overlap(a, b) for a in boxes for b in values)
+
+
+# On a map whose shapes are known, names are tried at these shifts (em) and wraps, nearest first.
+AREA_DX = (0.0, -0.6, 0.6, -1.2, 1.2, -2.0, 2.0, -2.8, 2.8, -3.6, 3.6, -4.6, 4.6)
+AREA_DY = (0.0, 0.5, 1.0, -2.8, 1.5, -3.4, -4.4, 2.1, -1.4, 2.8, -0.6, 3.5, -5.2)  # below the value, or above the value or castle
+AREA_WRAPS = (WRAP_EM, 5.5, 11.0, 4.0)
+TOUCHING_PX = 2.0  # a name's middle this near its territory counts as on it
+OFF_COST = 500.0  # a name whose middle is off its territory (its box still touches it): worse than a box
+# half off it, better than half a px² over another label (each px² costs 1000)
+SMALL_COST = 1500.0  # a smaller name: worse than a middle off its territory, better than 2 px² over a label
+NEIGHBOUR_COST = 4000.0  # and more when that middle lies on a neighbour rather than the sea
+SAMPLES = (1 / 6, 1 / 2, 5 / 6)  # a name's box is on its territory where these 3 x 3 points of it are
+
+
+SMALL = 0.8  # a name that fits nowhere at full size is tried this much smaller, wrapped narrow
+
+
+def _area_places() -> list[Placement]:
+    places = [Placement(dx, dy, wrap, scale) for wrap, scale in ((w, 1.0) for w in AREA_WRAPS)
+              for dx in AREA_DX for dy in AREA_DY]
+    places += [Placement(dx, dy, wrap, SMALL) for wrap in (5.5, 4.0) for dx in AREA_DX for dy in AREA_DY]
+    return sorted(places, key=lambda p: (p.scale != 1.0, abs(p.dx) + abs(p.dy) + abs(p.wrap - WRAP_EM) / 4,
+                                         AREA_WRAPS.index(p.wrap)))
+
+
+AREA_PLACES = _area_places()
+AREA_KINDS = sorted({(p.wrap, p.scale) for p in AREA_PLACES})  # the wraps and sizes among them
+AREA_LIMIT = 60  # up to this many territories names are laid out on their shapes; above, as without them
+# (benchmarks/big_maps.py: 434 territories took 63 s on their shapes, 0.5 s without)
+
+
+def _area_costs(boxes: np.ndarray, overlaps: np.ndarray, area: shapely.Geometry,
+                land: shapely.Geometry) -> tuple[np.ndarray, np.ndarray]:
+    """How bad each of ``boxes`` (n x 4: left, top, right, bottom) is for a name of ``area``
+    that overlaps others by ``overlaps`` px²: overlap first, then a middle off the territory,
+    then the share of the box off it; and which leave nothing to improve (no overlap, the
+    whole box on the territory)."""
+    f = np.array(SAMPLES)
+    width, height = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    xs = boxes[:, 0, None, None] + width[:, None, None] * f[:, None]  # n x 3 x 1
+    ys = boxes[:, 1, None, None] + height[:, None, None] * f[None, :]  # n x 1 x 3
+    xs, ys = np.broadcast_arrays(xs, ys)
+    inside = shapely.contains_xy(area, xs.reshape(-1), ys.reshape(-1)).reshape(len(boxes), 9)
+    on = inside.sum(axis=1)
+    perfect = (overlaps == 0) & (on == 9)
+    if perfect.any():  # the caller takes the nearest of these: the rest need not be measured
+        return np.where(perfect, 0.0, np.inf), perfect
+    cost = overlaps * 1000 + (9 - on) / 9 * width * height
+    off = np.zeros(len(boxes))
+    middle_off = ~inside[:, 4]
+    if middle_off.any():
+        off[middle_off] = shapely.distance(area, shapely.points(xs.reshape(-1, 9)[middle_off, 4],
+                                                                ys.reshape(-1, 9)[middle_off, 4]))
+    if middle_off.any():
+        apart = np.zeros(len(boxes), dtype=bool)
+        apart[middle_off] = ~shapely.intersects(area, shapely.box(*boxes[middle_off].T))
+        cost += np.where(apart, 2e6, 0.0)  # a name always touches its territory
+    cost += np.where(off > TOUCHING_PX, OFF_COST, 0.0) + off * 50
+    if middle_off.any():  # a middle over a neighbour (not the sea) is what students misread
+        over = np.zeros(len(boxes), dtype=bool)
+        over[middle_off] = shapely.contains_xy(land, xs.reshape(-1, 9)[middle_off, 4], ys.reshape(-1, 9)[middle_off, 4])
+        cost += np.where(over & (off > TOUCHING_PX), NEIGHBOUR_COST, 0.0)
+    return cost, perfect
+
+
+def _place_on_areas(points: Mapping[str, tuple[float, float]], names: Mapping[str, str], map_width_px: float,
+                    bases: Collection[str], areas: Mapping[str, shapely.Geometry]) -> dict[str, Placement]:
+    """:func:`place_names` on known shapes: the most crowded name first, each at the nearest
+    place that overlaps nothing and lies wholly on its territory, or else the least bad
+    (:func:`_area_costs`); then each name that still overlaps another is placed once more."""
+    em = name_font_px(map_width_px)
+    areas = {t: shapely.simplify(areas[t], 0.5) for t in points}  # half a pixel: nothing a name can tell
+    land = shapely.union_all(list(areas.values()))
+    for area in (*areas.values(), land):
+        shapely.prepare(area)
+    crowding = _crowding(points)
+    index = _BoxIndex(4 * em)
+    for k, (tid, (x, y)) in enumerate(points.items()):
+        index.add((0, k), _points_box(x, y, tid in bases, em))
+        index.add((1, k), _name_box(x, y, names[tid], Placement(), em))
+    position = {tid: k for k, tid in enumerate(points)}
+    result: dict[str, Placement] = {}
+    order = sorted(points, key=lambda t: (crowding[t], t))
+    shifts = np.array([(p.dx * p.scale, p.dy * p.scale) for p in AREA_PLACES]) * em
+    smaller = np.array([p.scale != 1.0 for p in AREA_PLACES]) * SMALL_COST
+    for round_ in range(3):
+        for tid in order:
+            key = (1, position[tid])
+            x, y = points[tid]
+            if round_ and index.cost(index.boxes[key], key) == 0:
+                continue
+            sizes = {kind: _name_box(x, y, names[tid], Placement(wrap=kind[0], scale=kind[1]), em)
+                     for kind in AREA_KINDS}
+            boxes = np.array([sizes[p.wrap, p.scale] for p in AREA_PLACES]) + np.hstack([shifts, shifts])
+            overlaps = _overlaps(boxes, index, key)
+            cost, perfect = _area_costs(boxes, overlaps, areas[tid], land)
+            cost = cost + smaller
+            best = int(np.argmax(perfect)) if perfect.any() else int(np.argmin(cost))  # the nearest perfect place
+            index.remove(key)
+            index.add(key, tuple(boxes[best].tolist()))
+            result[tid] = AREA_PLACES[best]
+    return result
+
+
+def _overlaps(boxes: np.ndarray, index: _BoxIndex, skip: tuple[int, int]) -> np.ndarray:
+    """Pixels² of each of ``boxes`` (n x 4) over the boxes in ``index`` but ``skip``'s."""
+    reach = (boxes[:, 0].min(), boxes[:, 1].min(), boxes[:, 2].max(), boxes[:, 3].max())
+    near: set[tuple[int, int]] = set()
+    for cell in index._cells(reach):
+        near |= index.cells.get(cell, set())
+    near.discard(skip)
+    if not near:
+        return np.zeros(len(boxes))
+    others = np.array([index.boxes[k] for k in sorted(near)])
+    w = np.minimum(boxes[:, None, 2], others[None, :, 2]) - np.maximum(boxes[:, None, 0], others[None, :, 0])
+    h = np.minimum(boxes[:, None, 3], others[None, :, 3]) - np.maximum(boxes[:, None, 1], others[None, :, 1])
+    return (np.clip(w, 0, None) * np.clip(h, 0, None)).sum(axis=1)
+
+
+def name_boxes(points: Mapping[str, tuple[float, float]], names: Mapping[str, str], map_width_px: float,
+               places: Mapping[str, Placement]) -> dict[str, Box]:
+    """Territory id -> the box (left, top, right, bottom pixels) its name is drawn in, as estimated here."""
+    em = name_font_px(map_width_px)
+    return {t: _name_box(*points[t], names[t], places.get(t, Placement()), em) for t in points}
+
+
+def value_boxes(points: Mapping[str, tuple[float, float]], map_width_px: float,
+                bases: Collection[str] = ()) -> dict[str, Box]:
+    """Territory id -> the box of its value label (a castle with it for ``bases``)."""
+    em = name_font_px(map_width_px)
+    return {t: _points_box(x, y, t in bases, em) for t, (x, y) in points.items()}

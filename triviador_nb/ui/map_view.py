@@ -28,13 +28,16 @@ from html import escape
 from typing import Callable, Iterable, Mapping
 
 import ipywidgets as w
+import numpy as np
+import shapely
+import shapely.geometry
 from ipyleaflet import DivIcon, Map, Marker, Polygon
 
 from ..i18n import MAP, TERRITORY, _, current_language, ngettext, pgettext, speaking
 from ..maps import GameMap
 from .browser_input import BrowserInput
 from .cells import close_widgets
-from .label_layout import Placement, place_names
+from .label_layout import AREA_LIMIT, Placement, place_names
 from .palette import BORDER, FREE, HIGHLIGHT
 from .styles import MAP_CSS
 
@@ -71,6 +74,19 @@ def pixel_xy(lat: float, lon: float, zoom: float) -> tuple[float, float]:
     """Web Mercator pixel position of (lat, lon) at ``zoom`` (256-pixel tiles)."""
     scale = 2 ** zoom
     return (lon + 180) / 360 * 256 * scale, _mercator_y(lat) * scale
+
+
+def pixel_areas(game_map: GameMap, zoom: float) -> dict[str, shapely.Geometry]:
+    """Territory id -> its shape in Web Mercator pixels at ``zoom`` (as :func:`pixel_xy`)."""
+    scale = 2 ** zoom
+
+    def to_pixels(lon_lat: np.ndarray) -> np.ndarray:
+        lon, lat = lon_lat[:, 0], np.radians(np.clip(lon_lat[:, 1], -85.05, 85.05))
+        y = 128 - 128 * np.log(np.tan(np.pi / 4 + lat / 2)) / np.pi
+        return np.column_stack(((lon + 180) / 360 * 256 * scale, y * scale))
+
+    return {t: shapely.transform(shapely.geometry.shape(game_map.features[t]["geometry"]), to_pixels)
+            for t in game_map.board.territories}
 
 
 def _extent_px(bounds: tuple[tuple[float, float], tuple[float, float]]) -> tuple[float, float]:
@@ -142,7 +158,8 @@ def name_html(territory: str, name: str, place: Placement = Placement()) -> str:
     """HTML of a territory's name label, drawn below the label point, or
     where ``place`` moves it (:mod:`.label_layout`); ``data-territory`` lets
     a browser test find the territory by its id."""
-    style = (f' style="transform: translate(calc(-50% + {place.dx:g}em), {place.dy:g}em); '
+    scale = f"--tnb-scale: {place.scale:g}; " if place.scale != 1.0 else ""
+    style = (f' style="{scale}transform: translate(calc(-50% + {place.dx:g}em), {place.dy:g}em); '
              f'max-width: {place.wrap:g}em"') if place.moved else ""
     return (f'<div class="tnb-label tnb-name" data-territory="{escape(territory)}"{style}>'
             f'{escape(name)}</div>')
@@ -220,6 +237,10 @@ class MapView:
             self.labels[tid] = self._marker(tid, self._icon(label_html(None, None, 0, FREE)))
             self.names[tid] = self._marker(tid, DivIcon(html=name_html(tid, self._shown_names[tid]),
                                                         icon_size=ZERO, icon_anchor=ZERO))
+            # a click on a territory's name or castle is a click on the territory, wherever the name lies
+            # (its middle can be over a neighbour or the sea): students click names (issue 24)
+            self.labels[tid].on_click(self._click_callback(tid))
+            self.names[tid].on_click(self._click_callback(tid))
         # all layers in one change: Map.add re-sends the whole layer list each time (quadratic: 40 MB for
         # 434 territories); the order is the same, polygons under the labels and names
         self.map.layers = (*self.map.layers, *self.polygons.values(), *self.labels.values(), *self.names.values())
@@ -243,7 +264,8 @@ class MapView:
             return
         points = {t: pixel_xy(lat, lon, self.map.zoom) for t, (lat, lon) in self.game_map.labels.items()}
         names = self._shown_names
-        for tid, place in place_names(points, names, self._fitted_size[0], self._bases).items():
+        areas = pixel_areas(self.game_map, self.map.zoom) if len(points) <= AREA_LIMIT else None
+        for tid, place in place_names(points, names, self._fitted_size[0], self._bases, areas).items():
             html = name_html(tid, names[tid], place)
             old = self.names[tid].icon
             if old.html != html:
@@ -255,8 +277,9 @@ class MapView:
         close_widgets(self.widget, list(self._icons.values()))
 
     def on_territory_click(self, handler: Callable[[str], None]) -> None:
-        """Call ``handler(territory_id)`` when a territory is clicked (labels let
-        clicks through to the territory under them: see ``styles.py``)."""
+        """Call ``handler(territory_id)`` when a territory is clicked: on its
+        shape, its name or its castle and value (the labels' text takes the
+        click, see ``styles.py``; the space around it lets clicks through)."""
         self._click_handlers.append(handler)
 
     def click(self, territory: str) -> None:

@@ -113,8 +113,10 @@ def reveal_html(view: View) -> str:
             shown, mark = (f"{LETTERS[given]}) {escape(d['options'][given])}",
                            escape(_("✓ right") if right else _("✗ wrong")))
         timing = "" if ms is None or given is None else escape(seconds_text(ms))
-        rows.append(f"<tr><td>{swatch(colour)} {escape(view.players[seat].name)}</td><td class='tnb-given'><b>{shown}</b></td>"
-                    f"<td>{mark}</td><td class='tnb-time'>{timing}</td></tr>")
+        given_class = "tnb-given tnb-option" if given is not None and not guess else "tnb-given"
+        rows.append(f"<tr><td>{swatch(colour)} {escape(view.players[seat].name)}</td>"
+                    f"<td class='{given_class}'><b>{shown}</b></td>"
+                    f"<td class='tnb-verdict'>{mark}</td><td class='tnb-time'>{timing}</td></tr>")
     correct_line = escape(_("Correct answer: {answer}")).format(answer=f"<b>{correct}</b>")
     return (f'<div class="tnb-reveal"><div class="tnb-reveal-q">{escape(d["question_text"])}</div>'
             f'<div class="tnb-correct">{correct_line}</div>'

@@ -318,19 +318,25 @@ class GameScreen:
                                   layout={"width": "100%", "height": "40px", "visibility": "hidden"})
         self.by_name.observe(lambda change: self._guarded(self._named, change["new"]), "value")
         self.start_button = self._big_button(_("Start the game"), "primary", self.start)
-        self.side = side = w.VBox([self.scoreboard.widget, self.start_button, self.get_ready,
-                                   self.message, self.panel.widget, self.answered.widget, turn_controls, self.by_name, self.ranking, self.play_again, self.report_box, self.reveal,
-                                   self.log],
+        # the question panel first beside the map, right under the status line, and the scoreboard under the
+        # map: a question's options are in view as it opens, without scrolling, at 1280x720 and 1366x900
+        # (they were below the fold under the scoreboard: issue 24)
+        self.side = side = w.VBox([self.start_button, self.get_ready, self.message, self.panel.widget,
+                                   self.answered.widget, turn_controls, self.by_name, self.ranking, self.play_again,
+                                   self.report_box, self.reveal, self.log],
                       layout={"flex": "1 1 0", "min_width": "300px", "padding": "0 0 0 12px",
                               "overflow": "visible"})
         if self._seat is None:  # a projector or the class's shared screen: the question for the room to read
             self.panel.widget.add_class("tnb-watch")
+        board = self.map_view.widget  # its width (the map's shape, a share of the row) becomes the column's
+        column = w.VBox([board, self.scoreboard.widget], layout={"width": board.layout.width, "flex": "0 0 auto"})
+        board.layout.width = "100%"
         # the place and the sound switch beside the title: no line of their own to push the question down
         title_row = w.HBox([self.title, self.place.widget, self.sound],
                            layout={"width": "100%", "align_items": "center"})
         self.widget = w.VBox([w.HTML(CSS + WATCH_CSS + PLACE_CSS + ANSWERED_CSS + PODIUM_CSS), title_row, self.status,
-                              self.podium.widget, w.HBox([self.map_view.widget, side], layout={"align_items": "flex-start",
-                                                                          "width": "100%"})],
+                              self.podium.widget,
+                              w.HBox([column, side], layout={"align_items": "flex-start", "width": "100%"})],
                              layout={"width": "100%"})
         self.widget.add_class("tnb-root")
 

@@ -21,7 +21,7 @@ MAP_CSS = f"""
 .tnb-map.leaflet-container, .tnb-map .leaflet-container {{ background: {SEA}; border-radius: 8px; }}
 .tnb-map .leaflet-div-icon {{ background: transparent; border: none; pointer-events: none; overflow: visible; }}
 .tnb-map .tnb-label {{ position: absolute; left: 0; transform: translateX(-50%); width: max-content;
-  text-align: center; line-height: 1.05; pointer-events: none; color: {TEXT};
+  text-align: center; line-height: 1.05; pointer-events: auto; cursor: pointer; color: {TEXT};
   font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif;
   text-shadow: 0 0 3px #fff, 0 0 3px #fff, 0 0 3px #fff; }}
 .tnb-map .tnb-points {{ bottom: 0; display: flex; flex-direction: column; align-items: center;
@@ -30,7 +30,8 @@ MAP_CSS = f"""
 .tnb-map .tnb-value {{ font-weight: bold; }}
 .tnb-map .tnb-mark {{ display: inline-block; min-width: 1.05em; margin-right: 0.18em; padding: 0 0.12em;
   border: 0.14em solid; border-radius: 0.3em; background: #fff; font-size: 0.8em; line-height: 1.05em; }}
-.tnb-map .tnb-name {{ top: 1px; max-width: {WRAP_EM:g}em; font-size: {name_font_css()}; line-height: 1.0; }}
+.tnb-map .tnb-name {{ top: 1px; max-width: {WRAP_EM:g}em; font-size: calc(var(--tnb-scale, 1) * {name_font_css()});
+  line-height: 1.0; }}  /* --tnb-scale: a name the layout made smaller (label_layout.Placement.scale) */
 </style>
 """
 
@@ -39,7 +40,10 @@ CSS = f"""
 .tnb-root {{ font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif; color: {TEXT}; font-size: 16px; }}
 .tnb-title {{ font-size: 24px; font-weight: bold; margin: 0 0 4px 0; }}
 .tnb-status {{ font-size: 20px; padding: 8px 12px; border-radius: 8px; background: #EEE;
-  border: 2px solid transparent; }}  /* the same height on your turn: nothing below moves */
+  border: 2px solid transparent; line-height: 1.25; height: 2.5em; box-sizing: content-box; overflow: hidden;
+  display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; }}
+/* two lines high whatever it says, on your turn too: the map below never moves (it jumped 28 px about 40
+   times a game as the line wrapped, and clicks landed during the jump: issue 24) */
 .tnb-status.tnb-yourturn {{ background: #FFF3C4; border: 2px solid #E69F00; }}
 .tnb-status.tnb-over {{ background: #DFF0E6; border: 2px solid #009988; }}
 .tnb-phase {{ font-weight: bold; }}
@@ -69,8 +73,12 @@ CSS = f"""
 .tnb-reveal-q {{ color: #444; }}
 .tnb-correct {{ font-size: 19px; margin: 4px 0; }}
 .tnb-reveal table {{ width: 100%; }}
-.tnb-reveal td {{ padding: 2px 6px; overflow-wrap: anywhere; }}
-.tnb-reveal td.tnb-time {{ white-space: nowrap; }}
+.tnb-reveal {{ overflow-x: auto; }}
+.tnb-reveal td {{ padding: 2px 4px; overflow-wrap: normal; word-break: normal; hyphens: manual; }}
+.tnb-reveal td.tnb-given, .tnb-reveal td.tnb-verdict, .tnb-reveal td.tnb-time {{ white-space: nowrap; }}
+/* no break inside a word or a number ("wron g", a guess of 1925 as "19 / 25": issue 24); an option's
+   words may wrap between them */
+.tnb-reveal td.tnb-given.tnb-option {{ white-space: normal; }}
 .tnb-outcome {{ font-size: 21px; font-weight: bold; margin: 4px 0 8px 0; }}
 .tnb-log {{ font-size: 14px; margin: 0; padding-left: 18px; color: #333; }}
 .tnb-ranking {{ font-size: 22px; padding: 10px; border: 3px solid #009988; border-radius: 8px; }}
