@@ -26,7 +26,9 @@ import ipywidgets as w
 from ..classroom import Clock, LoopClock
 from .. import words
 from ..i18n import _, set_language, speaking
-from ..rooms import CodeError, JoinError, RoomClient, codes, room_url
+from ..rooms import codes
+from ..rooms.client import JoinError, RoomClient, room_url
+from ..rooms.codes import CodeError
 from .hub import hub_service_address, hub_token_for
 from .sources import RemoteSource, notice_text, refusal_text
 from .cells import close_widgets, shown_by_cell
@@ -34,7 +36,7 @@ from .join_link import PageInfo, link_query
 from .rejoin import LastJoin, live, recall, remember, set_live
 from .screen import GameScreen
 from .styles import CSS
-from .teacher import language_here, skill_name
+from .naming import language_here, skill_name
 
 class StudentScreen:
     """The join form, the lobby and then the game screen of one student.

@@ -36,7 +36,7 @@ from ..classroom import Clock, JournalError, LoopClock, read_journal
 from ..classroom.journal import needed as _given, new_journal_path
 from .. import words
 from ..engine import find_rule_set
-from ..i18n import N_, LanguageError, _, current_language, languages, ngettext, set_language, speaking, translation
+from ..i18n import _, current_language, ngettext, set_language, speaking
 from ..maps import resolve_map
 from ..rooms import RoomHost, codes
 from ..rooms.teacher_client import RoomRefused, TeacherClient
@@ -45,32 +45,12 @@ from .controls import RoomTarget, TeacherControls
 from .screen import GameScreen
 from .hub import hub_token_for
 from .join_link import PageInfo, join_link, qr_svg
+from .naming import SKILL_NAMES, language_here, skill_name  # noqa: F401 - named here before issue 24
 from .sources import ProjectorSource
 from .styles import CSS
 
 WATCH = "watch"
 REMOVE = "remove"
-#: A bot's skill (its identifier) -> its name on screen.
-SKILL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
-
-
-def language_here(code: object) -> str | None:
-    """``code`` when this kernel has that language (a room's, a journal's),
-    else None (the screen then speaks the kernel's language)."""
-    if not isinstance(code, str) or code not in languages():
-        return None
-    try:
-        translation(code)
-    except LanguageError:  # a .po file here that cannot be read: the kernel's language instead
-        return None
-    return code
-
-
-def skill_name(skill: str) -> str:
-    """A bot's skill as the screen names it, in the language in use (an
-    unknown one as it is)."""
-    return _(SKILL_NAMES[skill]) if skill in SKILL_NAMES else skill
-
 
 class HostScreen:
     """The teacher's screen of a room host.
