@@ -55,6 +55,11 @@ class RoomReport:
 def open_lab(page: Page, url: str, notebook: str) -> None:
     workspace = f"tnb{int(time.time() * 1000) % 10**9}"
     page.goto(f"{url}/lab/workspaces/{workspace}/tree/{notebook}")
+    run_all_cells(page)
+
+
+def run_all_cells(page: Page) -> None:
+    """Once the notebook is on the page: Run > Run All Cells (after saying No to JupyterLab's news)."""
     page.locator(".jp-Notebook").first.wait_for(timeout=90_000)
     page.wait_for_timeout(1500)
     no_news = page.get_by_role("button", name="No", exact=True)

@@ -43,7 +43,8 @@ CSS = f"""
 .tnb-room-row code {{ font-size: 18px; font-weight: normal; }}
 .tnb-join-link {{ display: flex; align-items: center; gap: 16px; margin: 8px 0; font-size: 18px; }}
 .tnb-join-link svg {{ flex: 0 0 auto; }}
-.tnb-join-link a {{ font-family: "DejaVu Sans Mono", monospace; font-size: 16px; overflow-wrap: anywhere; }}
+.tnb-join-link a {{ font-family: "DejaVu Sans Mono", monospace; font-size: 16px; overflow-wrap: anywhere;
+  color: #0055AA; text-decoration: underline; }}
 .tnb-joined {{ margin: 8px 0; }}
 .tnb-joined .tnb-count {{ font-size: 22px; font-weight: bold; }}
 .tnb-joined-name {{ display: inline-block; font-size: 34px; font-weight: bold; margin: 4px 18px 4px 0; }}
