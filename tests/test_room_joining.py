@@ -27,7 +27,8 @@ from triviador_nb.ui.teacher import HostScreen
 
 
 @pytest.fixture(autouse=True)
-def _keys_in_a_temporary_home(token_home):
+def _keys_in_a_temporary_home(token_home, monkeypatch):
+    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
     rejoin.set_live(None)
     yield
     rejoin.set_live(None)
@@ -72,7 +73,7 @@ def test_rerunning_the_join_cell_after_a_reload_shows_the_same_screen_still_in_i
     other.close()
 
 
-def test_after_a_kernel_restart_join_with_nothing_typed_is_back_in_the_seat(room, cell):
+def test_after_a_kernel_restart_join_with_nothing_typed_is_back_in_the_seat(room, cell, monkeypatch):
     room_host, the_room = room
     cell()
     anna = join(the_room.code, "Anna", address="127.0.0.1")
@@ -82,6 +83,9 @@ def test_after_a_kernel_restart_join_with_nothing_typed_is_back_in_the_seat(room
     assert stat.S_IMODE(kept.stat().st_mode) == 0o600 and stat.S_IMODE(kept.parent.stat().st_mode) == 0o700
     last = rejoin.recall()
     assert (last.code, last.name, last.address, last.in_room) == (the_room.code, "Anna", "127.0.0.1", True)
+    monkeypatch.setenv("JPY_SESSION_NAME", "rooms/join-Ben.ipynb")  # another student's notebook, one account
+    assert rejoin.recall() is None
+    monkeypatch.delenv("JPY_SESSION_NAME")
     # the kernel dies: its connection drops, its memory is gone
     anna.client.close()
     rejoin.set_live(None)

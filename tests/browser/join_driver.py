@@ -30,6 +30,7 @@ from room_driver import COPIES, REPO, join_by_form, open_lab, restart_and_run_al
 
 MAP = ".tnb-map path.leaflet-interactive"
 BEGAN = "join cell began at "
+SEATED = "join() returned at "  # the seat is taken (or the live screen found) when join() returns
 
 
 def timed_student_notebook(name: str) -> str:
@@ -41,7 +42,8 @@ def timed_student_notebook(name: str) -> str:
     cell = next(c for c in notebook["cells"] if c["cell_type"] == "code")
     cell["source"] = [f'import time as _t; print(f"{BEGAN}{{_t.time():.3f}}")\n',
                       f'import os; os.environ["TRIVIADOR_NB_HOME"] = os.environ.get("TRIVIADOR_NB_HOME", "") + "-{name}"\n',
-                      *cell["source"]]
+                      *[line + (f'print(f"{SEATED}{{_t.time():.3f}}")\n' if line.startswith("screen = join(") else "")
+                        for line in cell["source"]]]
     copy = COPIES / f"join-timed-{name}.ipynb"
     copy.write_text(json.dumps(notebook), encoding="utf-8")
     return str(copy.relative_to(REPO))
@@ -54,9 +56,11 @@ class JoinReport:
     link_code_filled: str = ""
     link_address_filled: str = ""
     reload_s: float | None = None  # the join cell's start (after the reload) to the map shown
+    reload_join_s: float | None = None  # the join cell's start to join()'s return, in the kernel
     reload_header: str = ""
     reload_form_shown: bool = True
     restart_s: float | None = None  # the join cell's start (in the restarted kernel) to the map shown
+    restart_join_s: float | None = None  # the join cell's start to join()'s return (import included)
     restart_header: str = ""
     restart_form: list[str] = field(default_factory=list)
     lobby_shots: list[str] = field(default_factory=list)
@@ -68,12 +72,12 @@ def _map_shown_at(page: Page) -> float:
     return time.time()
 
 
-def _fresh_began(page: Page, before: float) -> float:
-    """The join cell's start time printed after ``before`` (not the previous run's line)."""
+def _fresh_began(page: Page, before: float, what: str = BEGAN) -> float:
+    """The time the join cell printed after ``before`` (not the previous run's line)."""
     end = time.monotonic() + 120
     while time.monotonic() < end:
-        texts = page.locator(".jp-OutputArea-output", has_text=BEGAN).all_inner_texts()
-        stamps = [float(t.split(BEGAN, 1)[1].split()[0]) for t in texts if BEGAN in t]
+        texts = page.locator(".jp-OutputArea-output", has_text=what).all_inner_texts()
+        stamps = [float(t.split(what, 1)[1].split()[0]) for t in texts if what in t]
         if stamps and max(stamps) > before:
             return max(stamps)
         page.wait_for_timeout(50)
@@ -125,6 +129,7 @@ def run_joining(url: str, out_dir: Path) -> JoinReport:
         run_all_cells(anna)
         began = _fresh_began(anna, before)
         report.reload_s = round(_map_shown_at(anna) - began, 2)
+        report.reload_join_s = round(_fresh_began(anna, before, SEATED) - began, 2)
         report.reload_header = anna.locator(".tnb-root .tnb-message").first.inner_text()
         report.reload_form_shown = anna.get_by_placeholder("K7-PQ45").first.is_visible()
         anna.screenshot(path=str(out_dir / "rejoin-after-reload.png"))
@@ -133,6 +138,7 @@ def run_joining(url: str, out_dir: Path) -> JoinReport:
         restart_and_run_all(anna)
         began = _fresh_began(anna, before)
         report.restart_s = round(_map_shown_at(anna) - began, 2)
+        report.restart_join_s = round(_fresh_began(anna, before, SEATED) - began, 2)
         report.restart_header = anna.locator(".tnb-root .tnb-message").last.inner_text()
         report.restart_form = [anna.get_by_placeholder(p).last.input_value() for p in ("K7-PQ45", "your name")]
         anna.screenshot(path=str(out_dir / "rejoin-after-restart.png"))

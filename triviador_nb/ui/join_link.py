@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+from functools import lru_cache
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 import anywidget
@@ -120,6 +121,7 @@ def qr_code(link: str) -> segno.QRCode:
     return segno.make_qr(link, error="m")
 
 
+@lru_cache(maxsize=64)  # the teacher's screen is redrawn on every move; the code stays
 def qr_svg(link: str) -> str:
     """``link``'s QR code as an inline SVG (black on white, with the quiet zone)."""
     return qr_code(link).svg_inline(scale=QR_SCALE, dark="#000", light="#fff")

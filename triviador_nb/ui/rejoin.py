@@ -5,7 +5,9 @@ gives the screen still in its room, and ``join()`` shows it again at once.
 A kernel restart loses both: :func:`recall` reads the room, code, name and
 address of the last join from ``join.json`` beside the seat keys
 (``$TRIVIADOR_NB_HOME`` or ``~/.triviador_nb``; the folder 0700, the file
-0600: readable by the student only), so the form comes back filled and,
+0600: readable by the student only), kept per notebook (the kernel's
+``$JPY_SESSION_NAME``: several students sharing one account each run their
+own copy of join.ipynb), so the form comes back filled and,
 within :data:`REJOIN_WITHIN_S` of the join while the student was still in
 the room, joins by itself. The seat's key stays where the connection keeps
 it (:func:`triviador_nb.rooms.client.token_file`).
@@ -22,6 +24,7 @@ from typing import Any
 from ..rooms.client import token_file
 
 REJOIN_WITHIN_S = 3 * 3600.0  # a lesson: a join older than this fills the form but waits for Join
+KEPT = 50  # notebooks whose last join is kept
 
 _LIVE: list[Any] = []  # the student's screen of this kernel that is in a room (at most one)
 
@@ -54,25 +57,41 @@ def memory_file():
     return token_file().with_name("join.json")
 
 
+def _notebook() -> str:
+    """The notebook this kernel runs (``$JPY_SESSION_NAME``, set by the Jupyter server), or ``""``."""
+    return os.environ.get("JPY_SESSION_NAME", "")
+
+
+def _kept() -> dict:
+    try:
+        data = json.loads(memory_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
 def remember(last: LastJoin) -> None:
-    """Keep ``last`` for a kernel restart, readable by this user only (best
-    effort: a read-only home only loses the filled form)."""
+    """Keep ``last`` as this notebook's last join for a kernel restart,
+    readable by this user only (best effort: a read-only home only loses the
+    filled form)."""
     path = memory_file()
+    kept = {k: v for k, v in _kept().items() if k != _notebook()}
+    kept[_notebook()] = asdict(last)
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         temporary = path.with_suffix(".tmp")
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(asdict(last), out)
+            json.dump(dict(list(kept.items())[-KEPT:]), out)
         os.replace(temporary, path)
     except OSError:
         pass
 
 
 def recall() -> LastJoin | None:
-    """The last join kept by :func:`remember`, or None (none, or unreadable)."""
+    """This notebook's last join kept by :func:`remember`, or None (none, or unreadable)."""
     try:
-        data = json.loads(memory_file().read_text(encoding="utf-8"))
+        data = _kept()[_notebook()]
         last = LastJoin(str(data["code"]), str(data["name"]), str(data.get("address") or ""),
                         float(data.get("at", 0.0)), bool(data.get("in_room", False)))
     except (OSError, ValueError, TypeError, KeyError, AttributeError):

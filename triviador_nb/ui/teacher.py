@@ -124,7 +124,8 @@ class HostScreen:
         self.again_button.on_click(lambda _: self._guarded(self._command, "play_again", self.shown))
         self.refused = w.HTML()
         self.game = w.VBox(layout={"width": "100%"})
-        self.widget = w.VBox([w.HTML(CSS), self.page, self.codes, self.message, self.overview, self.choose, self.joined, self.lobby,
+        self.widget = w.VBox([w.HTML(CSS), self.page, self.codes, self.message, self.overview, self.choose,
+                              self.joined, self.lobby,
                               w.HBox([self.start_button, self.start_all, self.again_button]), self.game,
                               self.refused],
                              layout={"width": "100%"})
@@ -263,12 +264,11 @@ class HostScreen:
             else:
                 state_text = _("over") if v.is_over else words.phase_label(v.phase_name)
                 scores = " · ".join(f"{escape(p.name)} {p.score}" for p in v.players)
-            taken += len({p["seat"] for p in self._people(code) if p["seat"] is not None})
+            taken += seats_taken(self._people(code))
             seats += int(state.get("seats_count", 0))
             rows.append(f'<tr><td><b>{escape(_("Room {n}").format(n=i + 1))}</b> {escape(code)}</td>'
                         f"<td>{escape(state_text)}</td><td>{scores}</td></tr>")
-        count = ngettext("{n} of {m} seat", "{n} of {m} seats", seats).format(n=taken, m=seats)
-        return (f'<div class="tnb-joined"><div class="tnb-count">{escape(count)}</div></div>'
+        return (f'<div class="tnb-joined">{seats_count_html(taken, seats)}</div>'
                 f'<table class="tnb-scores" style="font-size:18px">{"".join(rows)}</table>')
 
     def _lobby_widgets(self, code: str) -> list[w.Widget]:
@@ -401,14 +401,23 @@ class HostScreen:
         close_widgets(self.widget)
 
 
+def seats_taken(people: Sequence[dict]) -> int:
+    """How many seats have someone in them (a team's seat counts once)."""
+    return len({p["seat"] for p in people if p["seat"] is not None})
+
+
+def seats_count_html(taken: int, seats: int) -> str:
+    """ "14 of 18 seats", large."""
+    text = ngettext("{n} of {m} seat", "{n} of {m} seats", seats).format(n=taken, m=seats)
+    return f'<div class="tnb-count">{escape(text)}</div>'
+
+
 def joined_html(people: Sequence[dict], seats_count: int) -> str:
     """The lobby's count of seats taken ("2 of 3 seats") and every name that
     joined, in large type (offline ones faded), in the order they came."""
-    taken = len({p["seat"] for p in people if p["seat"] is not None})
-    count = ngettext("{n} of {m} seat", "{n} of {m} seats", seats_count).format(n=taken, m=seats_count)
     names = "".join(f'<span class="tnb-joined-name{"" if p["connected"] else " tnb-offline"}">{escape(p["name"])}'
                     "</span>" for p in people)
-    return f'<div class="tnb-joined"><div class="tnb-count">{escape(count)}</div><div>{names}</div></div>'
+    return f'<div class="tnb-joined">{seats_count_html(seats_taken(people), seats_count)}<div>{names}</div></div>'
 
 
 def _shown_address(address: str) -> str:
