@@ -160,8 +160,10 @@ def play_room_game(url: str, out_dir: Path, viewport: tuple[int, int] = (1366, 9
                 battle_shot = True
             if battle_shot and restart_mid_battle and not restarted:
                 restarted = True
+                before = students[0].locator(".tnb-root").first.element_handle()
                 restart_and_run_all(students[0])
                 begun = time.monotonic()
+                before.wait_for_element_state("hidden", timeout=60_000)  # the old output is gone: the cell runs
                 # the kernel remembers the room: Anna is back in her seat with nothing typed (issue 24)
                 students[0].locator(".tnb-root").get_by_text(f"· {NAMES[0]} ·").first.wait_for(timeout=60_000)
                 roots[0] = students[0].locator(".tnb-root").first
