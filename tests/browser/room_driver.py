@@ -6,8 +6,8 @@ join.ipynb, types the code and a name into the form and presses Join; the
 teacher presses Start; the students play by clicking the map, pressing option
 keys and typing guesses (the moves of ``driver.py``). With ``restart_mid_battle``
 the first student's kernel is restarted during the battle (Kernel > Restart
-Kernel and Run All Cells) and the student joins again with the same code and
-name. Screenshots of all three pages at the start, in the battle and at the end.
+Kernel and Run All Cells) and the student is back in the seat with nothing
+typed (the kernel remembers the room, issue 24). Screenshots of all three pages at the start, in the battle and at the end.
 
 Run by hand: ``python tests/browser/room_driver.py URL OUT_DIR`` against a
 JupyterLab serving the repository.
@@ -55,6 +55,11 @@ class RoomReport:
 def open_lab(page: Page, url: str, notebook: str) -> None:
     workspace = f"tnb{int(time.time() * 1000) % 10**9}"
     page.goto(f"{url}/lab/workspaces/{workspace}/tree/{notebook}")
+    run_all_cells(page)
+
+
+def run_all_cells(page: Page) -> None:
+    """Once the notebook is on the page: Run > Run All Cells (after saying No to JupyterLab's news)."""
     page.locator(".jp-Notebook").first.wait_for(timeout=90_000)
     page.wait_for_timeout(1500)
     no_news = page.get_by_role("button", name="No", exact=True)
@@ -155,9 +160,12 @@ def play_room_game(url: str, out_dir: Path, viewport: tuple[int, int] = (1366, 9
                 battle_shot = True
             if battle_shot and restart_mid_battle and not restarted:
                 restarted = True
+                before = students[0].locator(".tnb-root").first.element_handle()
                 restart_and_run_all(students[0])
                 begun = time.monotonic()
-                join_by_form(students[0], result.code, NAMES[0])
+                before.wait_for_element_state("hidden", timeout=60_000)  # the old output is gone: the cell runs
+                # the kernel remembers the room: Anna is back in her seat with nothing typed (issue 24)
+                students[0].locator(".tnb-root").get_by_text(f"· {NAMES[0]} ·").first.wait_for(timeout=60_000)
                 roots[0] = students[0].locator(".tnb-root").first
                 roots[0].locator(".tnb-map path.leaflet-interactive").first.wait_for(timeout=30_000)
                 result.rejoined_s = round(time.monotonic() - begun, 2)

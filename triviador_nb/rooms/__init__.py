@@ -12,10 +12,22 @@
 No widgets here: the screens are in ``triviador_nb.ui`` (``host()``, ``join()``).
 """
 
-from .client import JoinError, RoomClient, room_url
+from importlib import import_module
+
 from .codes import CodeError
-from .host import RoomHost
-from .rooms import Room, RoomError, Rooms
+
+_WHERE = {"JoinError": "client", "RoomClient": "client", "room_url": "client", "RoomHost": "host", "Room": "rooms",
+          "RoomError": "rooms", "Rooms": "rooms"}
+
+
+def __getattr__(name: str):
+    """Each name is imported when first asked for: a student's kernel needs the
+    client alone, not the host, its rooms and their banks (issue 24)."""
+    if name not in _WHERE:
+        raise AttributeError(f"module 'triviador_nb.rooms' has no attribute {name!r}")
+    value = getattr(import_module(f".{_WHERE[name]}", __name__), name)
+    globals()[name] = value
+    return value
 
 __all__ = ["CodeError", "JoinError", "Room", "RoomClient", "RoomError", "RoomHost", "Rooms",
            "room_url"]

@@ -49,7 +49,8 @@ def running_cell() -> tuple[str, str] | None:
 
 def shown_by_cell(screen: Screen, run: tuple[str, str] | None = None) -> None:
     """Record that the running cell (or ``run``: cell id and run id) shows
-    ``screen``, and close what an earlier run of that cell showed."""
+    ``screen``, and close what an earlier run of that cell showed (except
+    ``screen`` itself, shown again: a student's screen still in its room)."""
     run = run if run is not None else running_cell()
     if run is None:
         return
@@ -57,7 +58,8 @@ def shown_by_cell(screen: Screen, run: tuple[str, str] | None = None) -> None:
     earlier_run, screens = _SCREENS.get(cell, (run_id, []))
     if earlier_run != run_id:
         for earlier in screens:
-            earlier.close()
+            if earlier is not screen:
+                earlier.close()
         screens = []
     if not any(shown is screen for shown in screens):
         screens.append(screen)

@@ -3,13 +3,21 @@
 :func:`join` connects to the teacher's room (``triviador_nb.rooms``) and shows
 the lobby until the teacher presses Start, then the one game screen
 (:class:`~.screen.GameScreen`) for the student's seat, fed by the views the
-room sends. Without a code it shows a small form. A refused join (a wrong
-code, a name in use) is a message on screen, never a traceback.
+room sends. Without a code it shows a small form (the address of another
+computer folded under it). A refused join (a wrong code, a name in use) is a
+message on screen, never a traceback.
+
+Rejoining needs nothing typed (issue 24): after a reload of the page the
+kernel's connection is still up, and running the cell again shows the same
+screen at once; after a kernel restart the form comes back filled from the
+last join (:mod:`.rejoin`) and, during the lesson, joins by itself. A join
+link (:mod:`.join_link`) fills in the code and address.
 """
 
 from __future__ import annotations
 
 import os
+import time
 
 from html import escape
 
@@ -18,19 +26,25 @@ import ipywidgets as w
 from ..classroom import Clock, LoopClock
 from .. import words
 from ..i18n import SOURCE, _, current_language, environment_language, set_language, speaking
-from ..rooms import CodeError, JoinError, RoomClient, codes, room_url
+from ..rooms import codes
+from ..rooms.client import JoinError, RoomClient, room_url
+from ..rooms.codes import CodeError
 from .hub import hub_service_address, hub_token_for
 from .sources import RemoteSource, notice_text, refusal_text
 from .cells import close_widgets, shown_by_cell
+from .join_link import PageInfo, link_query
+from .rejoin import LastJoin, live, recall, remember, set_live
 from .screen import GameScreen
 from .styles import CSS
-from .teacher import language_here, skill_name
+from .naming import language_here, skill_name
 
 class StudentScreen:
     """The join form, the lobby and then the game screen of one student.
 
     Args:
         code, name, address: as for :func:`join`; with no code, the form waits.
+        join_now: join at once when a code and a name are given (False: fill
+            the form and wait for Join).
         clock: the loop the widgets live on (the kernel's by default).
         language: the student's choice of language (``"cs"``); None: the
             room's language once joined (the teacher's), or the kernel's
@@ -46,12 +60,13 @@ class StudentScreen:
     """
 
     def __init__(self, code: str | None = None, name: str | None = None, address: str | None = None,
-                 clock: Clock | None = None, language: str | None = None):
+                 clock: Clock | None = None, language: str | None = None, join_now: bool = True):
         with speaking(language or _form_language()) as self.language:
             self._chosen = language is not None
-            self._build(code, name, address, clock)
+            self._build(code, name, address, clock, join_now)
 
-    def _build(self, code: str | None, name: str | None, address: str | None, clock: Clock | None) -> None:
+    def _build(self, code: str | None, name: str | None, address: str | None, clock: Clock | None,
+               join_now: bool) -> None:
         self.clock = clock or LoopClock()
         self.client: RoomClient | None = None
         self.screen: GameScreen | None = None
@@ -64,22 +79,56 @@ class StudentScreen:
                                continuous_update=False, layout={"width": "345px"}, style=label)
         self.join_button = w.Button(description=_("Join"), button_style="primary", layout={"width": "120px",
                                                                                          "height": "40px"})
+        self.address_box = w.Text(value=address or "", placeholder="192.168.1.20", description=_("Address"),
+                                  layout={"width": "420px"}, style={"description_width": "90px"})
+        self.elsewhere = w.Accordion(children=[w.VBox([w.HTML('<span class="tnb-note">{}</span>'.format(escape(
+            _("When the room is on another computer: the address on the teacher's screen.")))), self.address_box])],
+            titles=(_("Another computer?"),), selected_index=0 if address else None, layout={"width": "560px"})
         if os.environ.get("JUPYTERHUB_USER") and hub_service_address() is not None:  # the hub says who you are
             self.name_box.value, self.name_box.disabled = os.environ["JUPYTERHUB_USER"], True
-        self.join_button.on_click(lambda _b: self.connect(self.code_box.value, self.name_box.value, address))
-        self.name_box.observe(lambda _c: self.connect(self.code_box.value, self.name_box.value, address)
+        self.join_button.on_click(lambda _b: self.connect(self.code_box.value, self.name_box.value, self._address()))
+        self.name_box.observe(lambda _c: self.connect(self.code_box.value, self.name_box.value, self._address())
                               if self.code_box.value.strip() and self.name_box.value.strip() else None, "value")
-        self.form = w.HBox([self.code_box, self.name_box, self.join_button], layout={"align_items": "center"})
+        self.page = PageInfo()  # a join link's code and address, as the browser loaded them
+        self.page.observe(lambda _c: self._link_given(), "loaded_from")
+        self.form = w.VBox([w.HBox([self.code_box, self.name_box, self.join_button],
+                                   layout={"align_items": "center"}), self.elsewhere])
         self.lobby = w.HTML()
         self.body = w.VBox(layout={"width": "100%"})
-        self.widget = w.VBox([w.HTML(CSS), self.header, self.form, self.lobby, self.body], layout={"width": "100%"})
+        self.widget = w.VBox([w.HTML(CSS), self.page, self.header, self.form, self.lobby, self.body],
+                             layout={"width": "100%"})
         self.widget.add_class("tnb-root")
         self.widget.add_class("tnb-view-whole")  # brought into view whole, the room line above the game included
         self._say(escape(_("Type the room code from the teacher's screen, then press Join: the hub knows your name.")
                          if self.name_box.disabled else
                          _("Type the room code from the teacher's screen and your name, then press Join.")))
-        if code and name:
+        self._link_given()  # Voila's $QUERY_STRING is there already
+        if code and name and join_now and self.code_box.value == code:  # (a join link's other code waits)
             self.connect(code, name, address)
+
+    def _address(self) -> str | None:
+        return self.address_box.value.strip() or None
+
+    def _link_given(self) -> None:
+        """A join link's code (and address) fill the form, before a join only."""
+        given = link_query(self.page)
+        if self.client is not None or not given.get("code"):
+            return
+        self.code_box.value = given["code"]
+        if given.get("address"):
+            self.address_box.value, self.elsewhere.selected_index = given["address"], 0
+
+    def same_room(self, code: str | None, name: str | None, address: str | None) -> bool:
+        """In room ``code`` as ``name`` through ``address`` now, or reconnecting
+        to it (None: whichever); False once the room closed or refused us."""
+        client = self.client
+        if client is None or self._closed or client.status in ("closed", "refused"):
+            return False
+        if code is not None and (not _is_code(code) or codes.normalise(code) != codes.normalise(client.code)):
+            return False
+        if name is not None and " ".join(name.split()).casefold() != client.name.casefold():
+            return False
+        return address is None or room_url(client.code, address) == client.url
 
     def _repr_mimebundle_(self, **kwargs: object) -> dict:
         return self.widget._repr_mimebundle_(**kwargs)
@@ -94,7 +143,7 @@ class StudentScreen:
         if self.client is not None:
             return True
         self._say(escape(_("Joining room {code}…").format(code=code.strip())))
-        address = address or hub_service_address()
+        address_given, address = address, address or hub_service_address()
         try:
             client = RoomClient(code, name or os.environ.get("JUPYTERHUB_USER", ""), address,
                                 hub_token=hub_token_for(room_url(code, address) if _is_code(code) else ""))
@@ -105,6 +154,8 @@ class StudentScreen:
             self._say(escape(str(refused)), warn=True)
             return False
         self.client = client
+        remember(LastJoin(client.code, client.name, address_given or "", time.time()))
+        set_live(self)
         room_language = None if self._chosen else language_here(client.language)
         if room_language is not None:
             self.language = room_language  # the teacher's language, when this kernel has it
@@ -134,6 +185,9 @@ class StudentScreen:
             where = _("seat {n} ({colour})").format(n=seat + 1, colour=words.colour_label(client.view.players[seat].colour))
         else:
             where = _("seat {n}").format(n=seat + 1)
+        if client.status in ("closed", "refused") and live() is self:  # out of the room: no rejoin by itself
+            set_live(None)
+            remember(LastJoin(client.code, client.name, self._address() or "", time.time(), in_room=False))
         state = {"joined": _("connected"), "reconnecting": _("connection lost: reconnecting…"),
                  "closed": _("the room is closed"), "refused": _("disconnected")}.get(client.status, client.status)
         warn = client.status != "joined"
@@ -175,6 +229,8 @@ class StudentScreen:
     def close(self) -> None:
         """Leave the room and close the widgets."""
         self._closed = True
+        if live() is self:
+            set_live(None)
         if self.client is not None:
             self.client.close()
         if self.screen is not None:
@@ -215,8 +271,13 @@ def join(code: str | None = None, name: str | None = None, address: str | None =
             (``LANG``) when the kernel was never told one.
 
     Returns:
-        The :class:`StudentScreen` (the cell's value). Run the cell again with
-        the same code and name to rejoin (after a kernel restart too).
+        The :class:`StudentScreen` (the cell's value). Run the cell again to
+        rejoin: after a reload of the page this kernel's screen, still in its
+        room, is shown again at once (when ``code``, ``name`` and ``address``
+        are None or its own); after a kernel restart, with no arguments, the
+        form is filled from the last join and, within
+        :data:`~.rejoin.REJOIN_WITHIN_S` of it while the student was still in
+        the room, joins by itself (the seat's key finds the seat again).
 
     Raises:
         LanguageError: no catalogue for ``language`` (the message lists the
@@ -224,6 +285,13 @@ def join(code: str | None = None, name: str | None = None, address: str | None =
     """
     if language is not None:
         language = set_language(language)
-    screen = StudentScreen(code, name, address, language=language)
+    screen = live()
+    if screen is None or not screen.same_room(code, name, address):
+        last = recall() if code is None and name is None and address is None else None
+        if last is not None:
+            screen = StudentScreen(last.code, last.name, last.address or None, language=language,
+                                   join_now=last.fresh())
+        else:
+            screen = StudentScreen(code, name, address, language=language)
     shown_by_cell(screen)
     return screen

@@ -14,8 +14,6 @@ MAP_CSS = f"""
 <style>
 .tnb-sr-only {{ position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden;
   clip: rect(0 0 0 0); white-space: nowrap; border: 0; }}  /* said by a screen reader, never drawn */
-.tnb-code {{ display: inline-block; font-family: "DejaVu Sans Mono", monospace; font-size: 44px; letter-spacing: 4px;
-  background: #fff; border: 3px solid #0077BB; border-radius: 10px; padding: 2px 16px; margin: 4px 8px; }}
 .tnb-board {{ container-type: inline-size; }}
 .tnb-board > .tnb-map.leaflet-widgets {{ flex: 0 0 auto; }}
 .tnb-map.leaflet-container, .tnb-map .leaflet-container {{ background: {SEA}; border-radius: 8px; }}
@@ -39,6 +37,19 @@ CSS = f"""
 <style>
 .tnb-root {{ font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif; color: {TEXT}; font-size: 16px; }}
 .tnb-title {{ font-size: 24px; font-weight: bold; margin: 0 0 4px 0; }}
+.tnb-code {{ display: inline-block; font-family: "DejaVu Sans Mono", monospace; font-size: 56px; letter-spacing: 4px;
+  background: #fff; border: 3px solid #0077BB; border-radius: 10px; padding: 2px 16px; margin: 4px 8px; }}
+.tnb-room-row {{ display: flex; align-items: center; gap: 12px; flex-wrap: wrap; }}
+.tnb-room-row .tnb-room-label {{ min-width: 5.5em; }}
+.tnb-room-row code {{ font-size: 18px; font-weight: normal; }}
+.tnb-join-link {{ display: flex; align-items: center; gap: 16px; margin: 8px 0; font-size: 18px; }}
+.tnb-join-link svg {{ flex: 0 0 auto; }}
+.tnb-join-link a {{ font-family: "DejaVu Sans Mono", monospace; font-size: 16px; overflow-wrap: anywhere;
+  color: #0055AA; text-decoration: underline; }}
+.tnb-joined {{ margin: 8px 0; }}
+.tnb-joined .tnb-count {{ font-size: 22px; font-weight: bold; }}
+.tnb-joined-name {{ display: inline-block; font-size: 34px; font-weight: bold; margin: 4px 18px 4px 0; }}
+.tnb-joined-name.tnb-offline {{ opacity: 0.45; }}
 .tnb-status {{ font-size: 20px; padding: 8px 12px; border-radius: 8px; background: #EEE;
   border: 2px solid transparent; line-height: 1.25; height: 2.5em; box-sizing: content-box; overflow: hidden;
   display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; }}

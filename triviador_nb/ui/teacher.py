@@ -5,7 +5,11 @@ to the host only through the teacher's connection
 (:class:`~triviador_nb.rooms.teacher_client.TeacherClient`), whether the host
 runs in this kernel (:func:`host`) or in another process, a JupyterHub
 service among them (:func:`teach`). It shows, for the teacher's projector:
-each room's code in large type and where to join; the lobby (who joined,
+each room's code in large type and where to join (with several rooms, each
+labelled Room 1, Room 2... with its own ``join(...)`` line; where JupyterLab
+is served, a link and a QR code that open ``join.ipynb`` with the code filled
+in: :mod:`.join_link`); the lobby (the names in large type as they join, and
+how many seats are taken; who joined,
 which seat they have - several people in one seat are a team - and a bot for
 each empty seat); Start; and, once a game runs, the projector view of the
 game (the one game screen with no seat: the whole map, scores, the question,
@@ -32,7 +36,7 @@ from ..classroom import Clock, JournalError, LoopClock, read_journal
 from ..classroom.journal import needed as _given, new_journal_path
 from .. import words
 from ..engine import find_rule_set
-from ..i18n import N_, LanguageError, _, current_language, languages, ngettext, set_language, speaking, translation
+from ..i18n import _, current_language, ngettext, set_language, speaking
 from ..maps import resolve_map
 from ..rooms import RoomHost, codes
 from ..rooms.teacher_client import RoomRefused, TeacherClient
@@ -40,33 +44,14 @@ from .cells import close_widgets, shown_by_cell
 from .controls import RoomTarget, TeacherControls
 from .screen import GameScreen
 from .hub import hub_token_for
+from .join_link import PageInfo, join_link, qr_svg
+from .naming import SKILL_NAMES, language_here, skill_name  # noqa: F401 - named here before issue 24
 from .removal import confirm_row, removed_row
 from .sources import ProjectorSource
 from .styles import CSS
 
 WATCH = "watch"
 REMOVE = "remove"
-#: A bot's skill (its identifier) -> its name on screen.
-SKILL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
-
-
-def language_here(code: object) -> str | None:
-    """``code`` when this kernel has that language (a room's, a journal's),
-    else None (the screen then speaks the kernel's language)."""
-    if not isinstance(code, str) or code not in languages():
-        return None
-    try:
-        translation(code)
-    except LanguageError:  # a .po file here that cannot be read: the kernel's language instead
-        return None
-    return code
-
-
-def skill_name(skill: str) -> str:
-    """A bot's skill as the screen names it, in the language in use (an
-    unknown one as it is)."""
-    return _(SKILL_NAMES[skill]) if skill in SKILL_NAMES else skill
-
 
 class HostScreen:
     """The teacher's screen of a room host.
@@ -117,11 +102,14 @@ class HostScreen:
         self._removing: tuple[str, str] | None = None  # (room, name) the teacher chose to take out, not yet confirmed
         self._closed = False
         self.codes = w.HTML()
+        self.page = PageInfo()  # where this page is served: the join link's server
+        self.page.observe(lambda _c: self._changed(), "origin")
         self.message = w.HTML()
         self.overview = w.HTML()
         self.choose = w.ToggleButtons(options=self.room_codes, value=self.shown or None,
                                       layout={"display": "none" if len(self.room_codes) <= 1 else None})
         self.choose.observe(lambda change: self._guarded(self._show_room, change["new"]), "value")
+        self.joined = w.HTML()  # the names in large type as they come in, and the seats taken
         self.lobby = w.VBox()
         self.start_button = w.Button(description=_("Start"), button_style="primary",
                                      layout={"width": "320px", "height": "56px"},
@@ -144,8 +132,8 @@ class HostScreen:
                                            tooltip=_("Who plays which seat: hand a seat to a bot or back, "
                                                      "move or take out a student"))
         self.seats_toggle.observe(lambda _c: self._guarded(self._refresh), "value")
-        self.widget = w.VBox([w.HTML(CSS), self.codes, self.message, self.overview, self.choose, self.seats_toggle,
-                              self.lobby,
+        self.widget = w.VBox([w.HTML(CSS), self.page, self.codes, self.message, self.overview, self.choose,
+                              self.joined, self.seats_toggle, self.lobby,
                               w.HBox([self.start_button, self.start_all, self.again_button]), self.game,
                               self.refused],
                              layout={"width": "100%"})
@@ -188,6 +176,7 @@ class HostScreen:
             self._lobby_key = key
             old = self.lobby.children
             self.lobby.children = self._lobby_widgets(code)
+            self.joined.value = "" if started else joined_html(self._people(code), int(state.get("seats_count", 0)))
             for widget in old:
                 close_widgets(widget)
         self.start_button.description = (_("Start room {code}").format(code=code) if len(self.room_codes) > 1
@@ -242,23 +231,43 @@ class HostScreen:
             how = _("Open {notebook} address {address}, port {port}, type the code and your name (or run {command}).")
         else:
             how = _("Open {notebook} address {address}, type the code and your name (or run {command}).")
-        room_codes = " ".join(f'<span class="tnb-code">{escape(c)}</span>' for c in self.room_codes)
-        first = self.room_codes[0] if self.room_codes else "…"
         if state.get("hub"):
-            example = f'join("{first}", address="{self.client.url}")'
+            join_address: str | None = self.client.url
         elif local and not own_port:
-            example = f'join("{first}", name="…")'
+            join_address = None
         else:
-            example = (f'join("{first}", name="…", address="{_shown_address(address)}'
-                       f'{":" + str(port) if own_port else ""}")')
+            join_address = f'{_shown_address(address)}{":" + str(port) if own_port else ""}'
+
+        def example(code: str) -> str:
+            given = f', address="{join_address}"' if join_address else ""
+            return f'join("{code}"{given})' if state.get("hub") else f'join("{code}", name="…"{given})'
+
+        several = len(self.room_codes) > 1
+        command = (escape(_("the line beside your room's code")) if several
+                   else f"<code>{escape(example(self.room_codes[0] if self.room_codes else '…'))}</code>")
         how = escape(how).format(notebook="<b>join.ipynb</b>", address=escape(_shown_address(address)),
-                                 port=port, command=f"<code>{escape(example)}</code>")
+                                 port=port, command=command)
+        if several:
+            room_codes = "".join(
+                f'<div class="tnb-room-row"><span class="tnb-room-label">'
+                f'{escape(_("Room {n}").format(n=i + 1))}</span><span class="tnb-code">{escape(c)}</span>'
+                f"<code>{escape(example(c))}</code></div>" for i, c in enumerate(self.room_codes))
+        else:
+            room_codes = " ".join(f'<span class="tnb-code">{escape(c)}</span>' for c in self.room_codes)
+        link = join_link(self.page, self.shown, join_address) if self.shown else None
+        shared = ""
+        if link is not None:
+            label = (_("Room {n}").format(n=self.room_codes.index(self.shown) + 1) + ": ") if several else ""
+            shared = (f'<div class="tnb-join-link">{qr_svg(link)}<div>{escape(label)}'
+                      f'{escape(_("Scan the code, or open this link:"))}<br>'
+                      f'<a href="{escape(link)}" target="_blank" rel="noopener">{escape(link)}</a></div></div>')
         return (f'<div class="tnb-title">{escape(_("Join the game: {codes}")).format(codes=room_codes)}</div>'
-                f'<div style="font-size:20px">{how}</div>')
+                f'<div style="font-size:20px">{how}</div>{shared}')
 
     def _overview_html(self) -> str:
         rows = []
-        for code in self.room_codes:
+        taken = seats = 0
+        for i, code in enumerate(self.room_codes):
             state, v = self._state(code), self.client.views.get(code)
             if v is None or not state.get("started"):
                 people = sum(1 for p in self._people(code) if p["seat"] is not None)
@@ -266,8 +275,12 @@ class HostScreen:
             else:
                 state_text = _("over") if v.is_over else words.phase_label(v.phase_name)
                 scores = " · ".join(f"{escape(p.name)} {p.score}" for p in v.players)
-            rows.append(f"<tr><td><b>{escape(code)}</b></td><td>{escape(state_text)}</td><td>{scores}</td></tr>")
-        return f'<table class="tnb-scores" style="font-size:18px">{"".join(rows)}</table>'
+            taken += seats_taken(self._people(code))
+            seats += int(state.get("seats_count", 0))
+            rows.append(f'<tr><td><b>{escape(_("Room {n}").format(n=i + 1))}</b> {escape(code)}</td>'
+                        f"<td>{escape(state_text)}</td><td>{scores}</td></tr>")
+        return (f'<div class="tnb-joined">{seats_count_html(taken, seats)}</div>'
+                f'<table class="tnb-scores" style="font-size:18px">{"".join(rows)}</table>')
 
     def _lobby_widgets(self, code: str) -> list[w.Widget]:
         state = self._state(code)
@@ -413,6 +426,25 @@ class HostScreen:
         if self._own_host is not None:
             self._own_host.close()
         close_widgets(self.widget)
+
+
+def seats_taken(people: Sequence[dict]) -> int:
+    """How many seats have someone in them (a team's seat counts once)."""
+    return len({p["seat"] for p in people if p["seat"] is not None})
+
+
+def seats_count_html(taken: int, seats: int) -> str:
+    """ "14 of 18 seats", large."""
+    text = ngettext("{n} of {m} seat", "{n} of {m} seats", seats).format(n=taken, m=seats)
+    return f'<div class="tnb-count">{escape(text)}</div>'
+
+
+def joined_html(people: Sequence[dict], seats_count: int) -> str:
+    """The lobby's count of seats taken ("2 of 3 seats") and every name that
+    joined, in large type (offline ones faded), in the order they came."""
+    names = "".join(f'<span class="tnb-joined-name{"" if p["connected"] else " tnb-offline"}">{escape(p["name"])}'
+                    "</span>" for p in people)
+    return f'<div class="tnb-joined">{seats_count_html(seats_taken(people), seats_count)}<div>{names}</div></div>'
 
 
 def _shown_address(address: str) -> str:

@@ -1,0 +1,271 @@
+"""Joining and rejoining a room with nothing typed, the join form's address,
+the join link and its QR code, and the teacher's lobby (issue 24's "Joining
+and rejoining" and the lobby's first bullet).
+
+A real loopback room; widgets on ManualClocks (each kernel's loop). The
+notebook cell that runs ``join()`` is stood in for by ``cells.running_cell``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import time
+
+import pytest
+import segno
+from room_helpers import wait_until
+
+from triviador_nb.classroom import ManualClock
+from triviador_nb.rooms import RoomHost
+from triviador_nb.ui import cells, rejoin, student
+from triviador_nb.ui.join_link import PageInfo, join_link, link_query
+from triviador_nb.ui.student import StudentScreen, join
+from triviador_nb.ui.styles import CSS, MAP_CSS
+from triviador_nb.ui.teacher import HostScreen
+
+
+@pytest.fixture(autouse=True)
+def _keys_in_a_temporary_home(token_home, monkeypatch):
+    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+    rejoin.set_live(None)
+    yield
+    rejoin.set_live(None)
+
+
+@pytest.fixture
+def room():
+    room_host = RoomHost()
+    yield room_host, room_host.open_room(pace=0.05, reveal_s=0.2, think_s=0.2, seed=5)
+    room_host.close()
+
+
+@pytest.fixture
+def cell(monkeypatch):
+    """The join cell of a notebook: ``run()`` is one more run of it."""
+    runs = iter(range(1, 1000))
+    current = {}
+
+    def run() -> None:
+        current["run"] = ("join-cell", f"run-{next(runs)}")
+    monkeypatch.setattr(cells, "running_cell", lambda: current.get("run"))
+    return run
+
+
+def test_rerunning_the_join_cell_after_a_reload_shows_the_same_screen_still_in_its_seat(room, cell):
+    """A reload keeps the kernel: the cell run again shows the live screen, no
+    new connection, no form (on main it closed the screen and showed an empty form)."""
+    room_host, the_room = room
+    cell()
+    anna = join(the_room.code, "Anna")
+    assert wait_until(lambda: anna.client.seat == 0)
+    connection = anna.client
+    cell()  # the page reloaded; the student runs the cell again: `screen = join()` as join.ipynb has it
+    again = join()
+    assert again is anna and again.client is connection and connection.status == "joined"
+    assert connection.rejoins == 0 and not anna._closed and anna.form.layout.display == "none"
+    cell()
+    assert join(the_room.code.lower(), "anna") is anna  # the same code and name typed again: the same screen
+    cell()
+    other = join(the_room.code, "Ben")  # another name is another join
+    assert other is not anna and anna._closed and other.client.name == "Ben"
+    other.close()
+
+
+def test_after_a_kernel_restart_join_with_nothing_typed_is_back_in_the_seat(room, cell, monkeypatch):
+    room_host, the_room = room
+    cell()
+    anna = join(the_room.code, "Anna", address="127.0.0.1")
+    assert wait_until(lambda: anna.client.seat == 0)
+    token = anna.client.token
+    kept = rejoin.memory_file()
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600 and stat.S_IMODE(kept.parent.stat().st_mode) == 0o700
+    last = rejoin.recall()
+    assert (last.code, last.name, last.address, last.in_room) == (the_room.code, "Anna", "127.0.0.1", True)
+    monkeypatch.setenv("JPY_SESSION_NAME", "rooms/join-Ben.ipynb")  # another student's notebook, one account
+    assert rejoin.recall() is None
+    monkeypatch.delenv("JPY_SESSION_NAME")
+    # the kernel dies: its connection drops, its memory is gone
+    anna.client.close()
+    rejoin.set_live(None)
+    cell()
+    began = time.monotonic()
+    back = join()
+    assert back is not anna and back.client is not None and back.client.status == "joined"
+    assert (back.code_box.value, back.name_box.value, back.address_box.value) == (the_room.code, "Anna",
+                                                                                  "127.0.0.1")
+    assert wait_until(lambda: back.client.seat == 0) and back.client.token == token
+    print(f"\nback in seat 1 {time.monotonic() - began:.3f} s after join() in a restarted kernel")
+    back.close()
+
+
+def test_an_old_join_or_a_closed_room_fills_the_form_and_waits_for_join(room, cell):
+    room_host, the_room = room
+    rejoin.remember(rejoin.LastJoin(the_room.code, "Anna", "", time.time() - rejoin.REJOIN_WITHIN_S - 60))
+    cell()
+    old = join()
+    assert old.client is None and (old.code_box.value, old.name_box.value) == (the_room.code, "Anna")
+    rejoin.remember(rejoin.LastJoin(the_room.code, "Anna", "", time.time(), in_room=False))
+    cell()
+    closed = join()
+    assert closed.client is None and closed.code_box.value == the_room.code
+    closed.join_button.click()  # one press
+    assert closed.client is not None and closed.client.status == "joined"
+    closed.close()
+
+
+def test_a_closed_room_is_remembered_as_left(room):
+    room_host, the_room = room
+    clock = ManualClock()
+    anna = StudentScreen(the_room.code, "Anna", clock=clock)
+    assert rejoin.live() is anna and rejoin.recall().in_room
+    room_host.close()
+    assert wait_until(lambda: (clock.run_pending(), anna.client.status in ("closed", "refused"))[1])
+    clock.run_pending()
+    assert rejoin.live() is None and rejoin.recall().in_room is False
+
+
+def test_the_join_form_takes_the_address_of_another_computer(room):
+    room_host, the_room = room
+    form = StudentScreen(clock=ManualClock())
+    assert form.elsewhere.get_title(0) == "Another computer?" and form.elsewhere.selected_index is None
+    assert form.address_box in form.elsewhere.children[0].children
+    form.code_box.value = the_room.code
+    form.address_box.value = f"127.0.0.1:{room_host.port}"
+    form.name_box.value = "Cleo"  # Enter in the name box joins
+    assert form.client is not None and form.client.url == f"ws://127.0.0.1:{room_host.port}"
+    assert rejoin.recall().address == f"127.0.0.1:{room_host.port}"
+    form.close()
+    wrong = StudentScreen(clock=ManualClock())
+    wrong.code_box.value, wrong.name_box.value = the_room.code, ""
+    wrong.address_box.value = "127.0.0.9:1"
+    wrong.name_box.value = "Dora"
+    assert wrong.client is None and "No room answered at ws://127.0.0.9:1" in wrong.header.value
+    shown = StudentScreen(address="192.168.1.20", clock=ManualClock())
+    assert shown.elsewhere.selected_index == 0 and shown.address_box.value == "192.168.1.20"
+
+
+def _page(origin: str, path: str, base: str = "/", hub: str = "", loaded_from: str = "") -> PageInfo:
+    page = PageInfo()
+    tree = path.split("/tree/", 1)[1] if "/tree/" in path else ""
+    page.config = {"baseUrl": base, "hubPrefix": hub, "treePath": tree}
+    page.loaded_from, page.path, page.origin = loaded_from or origin + path, path, origin
+    return page
+
+
+def test_the_join_link_opens_join_ipynb_beside_the_teacher_s_notebook():
+    lab = _page("http://127.0.0.1:8888", "/lab/tree/notebooks/host.ipynb")
+    assert join_link(lab, "k7pq45") == "http://127.0.0.1:8888/lab/tree/notebooks/join.ipynb?code=K7-PQ45"
+    assert join_link(lab, "K7-PQ45", "192.168.1.20:8765") == (
+        "http://127.0.0.1:8888/lab/tree/notebooks/join.ipynb?code=K7-PQ45&address=192.168.1.20%3A8765")
+    hub = _page("https://hub.example.org", "/user/teacher/lab/tree/class/host.ipynb", base="/user/teacher/",
+                hub="/hub/")
+    assert join_link(hub, "K7-PQ45", "wss://hub.example.org/services/triviador/") == (
+        "https://hub.example.org/hub/user-redirect/lab/tree/class/join.ipynb?code=K7-PQ45"
+        "&address=wss%3A%2F%2Fhub.example.org%2Fservices%2Ftriviador%2F")
+    voila = _page("http://127.0.0.1:8866", "/voila/render/host.ipynb")
+    assert join_link(voila, "K7-PQ45") == "http://127.0.0.1:8866/voila/render/join.ipynb?code=K7-PQ45"
+    assert join_link(PageInfo(), "K7-PQ45") is None  # no browser has said where the page is
+
+
+def test_a_join_link_fills_the_form(monkeypatch):
+    page = _page("http://127.0.0.1:8888", "/lab/tree/join.ipynb",
+                 loaded_from="http://127.0.0.1:8888/lab/tree/join.ipynb?code=K7-PQ45&address=127.0.0.7&x=1")
+    assert link_query(page) == {"code": "K7-PQ45", "address": "127.0.0.7"}
+    form = StudentScreen(clock=ManualClock())
+    form.page.loaded_from = page.loaded_from  # the browser reports the address the page was loaded from
+    assert form.client is None and form.code_box.value == "K7-PQ45"
+    assert form.address_box.value == "127.0.0.7" and form.elsewhere.selected_index == 0
+    monkeypatch.setenv("QUERY_STRING", "code=AB-CDEF")  # Voila gives the kernel the page's query
+    assert StudentScreen(clock=ManualClock()).code_box.value == "AB-CDEF"
+
+
+def qr_matrix_drawn(svg: str) -> list[list[int]]:
+    """The modules segno's SVG path draws (rows of 0/1, the quiet zone included)."""
+    size = int(re.search(r'd="M0 0h(\d+)v', svg).group(1))
+    path = re.search(r'class="qrline"[^>]* d="([^"]+)"', svg).group(1)
+    grid = [[0] * size for _ in range(size)]
+    x = y = 0.0
+    for command, a, b in re.findall(r"([MmHh])(-?[\d.]+)(?:\s(-?[\d.]+))?", path):
+        if command in "Mm":
+            x, y = (float(a), float(b)) if command == "M" else (x + float(a), y + float(b))
+        else:
+            for column in range(int(x), int(x + float(a))):
+                grid[int(y)][column] = 1
+            x += float(a)
+    return grid
+
+
+def test_the_teacher_s_screen_shows_the_link_and_its_qr_code(room):
+    room_host, the_room = room
+    teacher = HostScreen(room_host, [the_room], clock=ManualClock())
+    try:
+        assert "<svg" not in teacher.codes.value  # before a browser says where the page is served
+        teacher.page.config = {"baseUrl": "/", "hubPrefix": "", "treePath": "notebooks/host.ipynb"}
+        teacher.page.path = "/lab/tree/notebooks/host.ipynb"
+        teacher.page.origin = "http://127.0.0.1:8888"
+        teacher.clock.run_pending()
+        link = f"http://127.0.0.1:8888/lab/tree/notebooks/join.ipynb?code={the_room.code}"
+        assert f'href="{link}"' in teacher.codes.value
+        svg = re.search(r"<svg.*?</svg>", teacher.codes.value).group(0)
+        expected = segno.make(link, error="m", micro=False)
+        with_border = [[0] * 4 + list(row) + [0] * 4 for row in expected.matrix]
+        blank = [[0] * len(with_border[0])] * 4
+        assert qr_matrix_drawn(svg) == blank + with_border + blank
+    finally:
+        teacher.close()
+
+
+def _style_rules(widget) -> str:
+    found = []
+
+    def walk(node) -> None:
+        value = getattr(node, "value", None)
+        if isinstance(value, str) and "<style>" in value:
+            found.append(value)
+        for child in getattr(node, "children", ()):
+            walk(child)
+    walk(widget)
+    return "".join(found)
+
+
+def test_the_lobby_shows_the_code_large_the_names_as_they_come_and_the_count(room):
+    room_host, the_room = room
+    clock = ManualClock()
+    teacher = HostScreen(room_host, [the_room], clock=clock)
+    try:
+        styles = _style_rules(teacher.widget)  # no map on the page yet
+        code_rule = re.search(r"\.tnb-code \{[^}]*font-size: (\d+)px", styles)
+        assert code_rule and int(code_rule.group(1)) >= 48, "the room code's style came only with the map"
+        assert ".tnb-code" not in MAP_CSS and ".tnb-code" in CSS
+        assert "0 of 3 seats" in _lobby(teacher)
+        anna = StudentScreen(the_room.code, "Anna", clock=ManualClock())
+        assert wait_until(lambda: (clock.run_pending(), "1 of 3 seats" in _lobby(teacher))[1])
+        assert '<span class="tnb-joined-name">Anna</span>' in _lobby(teacher)
+        ben = StudentScreen(the_room.code, "Ben", clock=ManualClock())
+        assert wait_until(lambda: (clock.run_pending(), "2 of 3 seats" in _lobby(teacher))[1])
+        assert re.search(r'tnb-joined-name">Anna</span><span class="tnb-joined-name">Ben<', _lobby(teacher))
+        anna.close(), ben.close()
+    finally:
+        teacher.close()
+
+
+def _lobby(teacher) -> str:
+    return teacher.joined.value
+
+
+def test_several_rooms_are_labelled_each_with_its_own_join_line():
+    room_host = RoomHost("0.0.0.0")
+    rooms = [room_host.open_room(seed=s) for s in (1, 2)]
+    teacher = HostScreen(room_host, rooms, clock=ManualClock())
+    try:
+        html = teacher.codes.value
+        for n, r in enumerate(rooms, 1):
+            assert re.search(rf'Room {n}</span><span class="tnb-code">{r.code}</span><code>join\(&quot;{r.code}'
+                             r"&quot;, name=&quot;…&quot;, address=&quot;[^&]+&quot;\)</code>", html), html
+        assert "the line beside your room&#x27;s code" in html
+        assert "0 of 6 seats" in teacher.overview.value and "Room 2</b> " + rooms[1].code in teacher.overview.value
+    finally:
+        teacher.close()
+        room_host.close()
