@@ -81,20 +81,30 @@ MAP_STATE = """
     : {top: 0, bottom: window.innerHeight, left: 0, right: window.innerWidth};
   const top = Math.max(view.top, box.top, 0), bottom = Math.min(view.bottom, box.bottom, window.innerHeight);
   const choosable = [];
-  for (const label of map.querySelectorAll('[data-territory]')) {
-    // the territory's label point (the name's marker is anchored there): inside the territory by construction
-    // (its pole of inaccessibility). The middle of a long name can lie over a neighbour, and names let clicks
-    // through, so a click there went to the neighbour (Gyor-Moson-Sopron's name over Veszprem on a small map).
-    const r = (label.closest('.leaflet-marker-icon') || label).getBoundingClientRect();
-    const x = r.left, y = r.top;
+  // A student clicks a territory's name, and a click on a name chooses its territory (issue 24). A name is
+  // aimed at (its middle) when nothing else lies on top there and its territory is outlined (choosable): the
+  // shape under the name's label point - inside the territory by construction (its pole of inaccessibility),
+  // looked at with the labels letting the pointer through - has the outline's 4 px stroke.
+  const names = [];
+  for (const label of map.querySelectorAll('.tnb-name[data-territory]')) {
+    const anchor = (label.closest('.leaflet-marker-icon') || label).getBoundingClientRect();
+    const r = label.getBoundingClientRect();
+    const x = Math.round(r.left + r.width / 2), y = Math.round(r.top + r.height / 2);
     if (y < top + 12 || y > bottom - 12 || x < box.left + 4 || x > box.right - 4) continue;
     const hit = document.elementFromPoint(x, y);
-    // the same territory 8 px above and below: a shift of a few px still lands on it, not on a neighbour
-    const above = document.elementFromPoint(x, y - 8), below = document.elementFromPoint(x, y + 8);
-    if (hit && hit === above && hit === below && hit.tagName === 'path' && hit.getAttribute('stroke-width') === '4') {
+    const on = hit && hit.closest('[data-territory]');
+    if (on && on.dataset.territory === label.dataset.territory) names.push({label, x, y, anchor});
+  }
+  const seeThrough = document.createElement('style');
+  seeThrough.textContent = '.tnb-map .leaflet-marker-pane, .tnb-map .leaflet-marker-pane * {pointer-events: none !important}';
+  document.head.appendChild(seeThrough);
+  for (const {label, x, y, anchor} of names) {
+    const shape = document.elementFromPoint(anchor.left, anchor.top);
+    if (shape && shape.tagName === 'path' && shape.getAttribute('stroke-width') === '4') {
       choosable.push({id: label.dataset.territory, name: label.textContent, x, y});
     }
   }
+  seeThrough.remove();
   const paths = [...map.querySelectorAll('path.leaflet-interactive')];
   const dashed = paths.filter(p => (p.getAttribute('stroke-dasharray') || '') !== '').length;
   const outlined = paths.filter(p => p.getAttribute('stroke-width') === '4').length;
