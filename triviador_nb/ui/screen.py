@@ -285,7 +285,7 @@ class GameScreen:
         self.panel = QuestionPanel(language=self.language)
         self.panel.on_choice(lambda i: self._guarded(self._choice, i))
         self.panel.on_guess(lambda v: self._guarded(self._guess, v))
-        self.title = w.HTML()
+        self.title = w.HTML(layout={"min_width": "0", "flex": "1 1 auto"})  # it gives way to the place line
         self.status = w.HTML()
         self.message = w.HTML(layout={"min_height": "1.6em"})
         self.scoreboard = Scoreboard()

@@ -36,7 +36,8 @@ MAP_CSS = f"""
 CSS = f"""
 <style>
 .tnb-root {{ font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif; color: {TEXT}; font-size: 16px; }}
-.tnb-title {{ font-size: 24px; font-weight: bold; margin: 0 0 4px 0; }}
+.tnb-title {{ font-size: 24px; font-weight: bold; margin: 0 0 4px 0; white-space: nowrap; overflow: hidden;
+  text-overflow: ellipsis; }}  /* one line beside the place and the sound switch: a wrap would move the map */
 .tnb-code {{ display: inline-block; font-family: "DejaVu Sans Mono", monospace; font-size: 56px; letter-spacing: 4px;
   background: #fff; border: 3px solid #0077BB; border-radius: 10px; padding: 2px 16px; margin: 4px 8px; }}
 .tnb-room-row {{ display: flex; align-items: center; gap: 12px; flex-wrap: wrap; }}
@@ -79,6 +80,9 @@ CSS = f"""
 .tnb-idle {{ font-size: 18px; color: #555; }}
 .tnb-timer, .tnb-timer .widget-html-content {{ font-size: 24px; font-weight: bold; }}
 .tnb-question .progress-bar {{ transition: width 1s linear; }}  /* the countdown moves once a second */
+@media (max-height: 760px) {{  /* a 1280x720 laptop: the four options fit under the map's top without scrolling */
+  .tnb-question .tnb-choice {{ height: 42px !important; }}
+}}
 .tnb-guess input {{ font-size: 22px !important; height: 44px !important; }}
 .tnb-reveal {{ font-size: 16px; background: #F6F6F6; border-radius: 8px; padding: 8px; }}
 .tnb-reveal-q {{ color: #444; }}
