@@ -142,8 +142,8 @@ def test_the_join_form_takes_the_address_of_another_computer(room):
     wrong.address_box.value = "127.0.0.9:1"
     wrong.name_box.value = "Dora"
     assert wrong.client is None and "No room answered at ws://127.0.0.9:1" in wrong.header.value
-    shown = StudentScreen(address="192.168.1.20", clock=ManualClock())
-    assert shown.elsewhere.selected_index == 0 and shown.address_box.value == "192.168.1.20"
+    shown = StudentScreen(address="127.0.0.7", clock=ManualClock())
+    assert shown.elsewhere.selected_index == 0 and shown.address_box.value == "127.0.0.7"
 
 
 def _page(origin: str, path: str, base: str = "/", hub: str = "", loaded_from: str = "") -> PageInfo:
@@ -157,8 +157,8 @@ def _page(origin: str, path: str, base: str = "/", hub: str = "", loaded_from: s
 def test_the_join_link_opens_join_ipynb_beside_the_teacher_s_notebook():
     lab = _page("http://127.0.0.1:8888", "/lab/tree/notebooks/host.ipynb")
     assert join_link(lab, "k7pq45") == "http://127.0.0.1:8888/lab/tree/notebooks/join.ipynb?code=K7-PQ45"
-    assert join_link(lab, "K7-PQ45", "192.168.1.20:8765") == (
-        "http://127.0.0.1:8888/lab/tree/notebooks/join.ipynb?code=K7-PQ45&address=192.168.1.20%3A8765")
+    assert join_link(lab, "K7-PQ45", "127.0.0.7:8765") == (
+        "http://127.0.0.1:8888/lab/tree/notebooks/join.ipynb?code=K7-PQ45&address=127.0.0.7%3A8765")
     hub = _page("https://hub.example.org", "/user/teacher/lab/tree/class/host.ipynb", base="/user/teacher/",
                 hub="/hub/")
     assert join_link(hub, "K7-PQ45", "wss://hub.example.org/services/triviador/") == (
@@ -256,7 +256,7 @@ def _lobby(teacher) -> str:
 
 
 def test_several_rooms_are_labelled_each_with_its_own_join_line():
-    room_host = RoomHost("0.0.0.0")
+    room_host = RoomHost("127.0.0.1", 0)  # a port of its own: the join lines name the address and port
     rooms = [room_host.open_room(seed=s) for s in (1, 2)]
     teacher = HostScreen(room_host, rooms, clock=ManualClock())
     try:

@@ -105,7 +105,7 @@ def run_joining(url: str, out_dir: Path) -> JoinReport:
         ben.wait_for_function("(code) => [...document.querySelectorAll('input')].some(i => i.value === code)",
                               arg=report.code, timeout=30_000)
         report.link_code_filled = code_box.input_value()
-        report.link_address_filled = ben.get_by_placeholder("192.168.1.20").first.input_value()
+        report.link_address_filled = ben.locator(".tnb-address input").first.input_value()
         ben.get_by_placeholder("your name").first.fill("Ben")
         ben.get_by_role("button", name="Join", exact=True).first.click()
         join_by_form(anna, report.code, "Anna")

@@ -81,6 +81,7 @@ class StudentScreen:
                                                                                          "height": "40px"})
         self.address_box = w.Text(value=address or "", placeholder="192.168.1.20", description=_("Address"),
                                   layout={"width": "420px"}, style={"description_width": "90px"})
+        self.address_box.add_class("tnb-address")
         self.elsewhere = w.Accordion(children=[w.VBox([w.HTML('<span class="tnb-note">{}</span>'.format(escape(
             _("When the room is on another computer: the address on the teacher's screen.")))), self.address_box])],
             titles=(_("Another computer?"),), selected_index=0 if address else None, layout={"width": "560px"})
