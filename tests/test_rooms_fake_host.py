@@ -249,9 +249,22 @@ def test_a_join_cell_run_again_meets_a_fake_host_and_says_so_without_sending_the
 
 # ---------------------------------------------------------------------- a code leads only to its host
 
+def _port_outside_the_code_range() -> int:
+    """A free loopback port that no room code names (the system's pick may land in 41000-41960)."""
+    import socket
+
+    for _ in range(50):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        if not 41000 <= port <= 41960:
+            return port
+    raise AssertionError("the system gave 50 ports inside the code range")
+
+
 def test_a_host_on_a_port_of_its_own_also_holds_the_port_its_codes_name(tmp_path, monkeypatch):
     monkeypatch.setenv("TRIVIADOR_NB_HOME", str(tmp_path))
-    room_host = RoomHost("127.0.0.1", 0)  # the teacher's own port (here: any free one the system gives)
+    room_host = RoomHost("127.0.0.1", _port_outside_the_code_range())  # the teacher's own port
     try:
         room = room_host.open_room("conquiztador", "hungary", "general_knowledge_en", seed=7)
         assert codes.port_of(room.code) == room_host.code_port
