@@ -178,7 +178,7 @@ def pause_and_resume(page: Page, out: Path, run: LessonRun) -> None:
 def played_journal(page: Page) -> str:
     """The journal file the game on screen is saved in (under the Teacher buttons)."""
     text = page.locator(".tnb-teacher").first.text_content()  # (folded under "Saved as it is played")
-    found = re.search(r"[0-9-]+-game[0-9]+\.journal", text)
+    found = re.search(r"[0-9-]+-game[0-9]*(-[0-9]+)?\.journal", text)  # "game" alone: a game drawn from a secret
     return found.group(0) if found else ""
 
 

@@ -107,6 +107,9 @@ def _scores_differ(page: Page, seconds: float) -> bool:
 
 def _end_and_podium(page: Page, out: Path, report: MomentsReport, key: str) -> None:
     _scores_differ(page, 60)  # play on (the bots and the timers choose territories) until someone leads
+    folded = page.get_by_text("Teacher's controls (Pause, Undo, End, report)")
+    if folded.count():  # a student's own game keeps the teacher's controls folded at the bottom
+        folded.first.click()
     page.get_by_role("button", name="End game").first.click()
     podium = page.locator(".tnb-podium").first
     podium.wait_for(timeout=30_000)

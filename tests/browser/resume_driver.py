@@ -22,6 +22,14 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from driver import CHROMIUM_ARGS, chromium_path
+from lesson_driver import hu
+
+
+def button(page, label: str):
+    """The button saying ``label`` in English or Hungarian: classroom.ipynb opens in the
+    language the last lesson on this server chose (a Hungarian lesson may have run before)."""
+    names = "|".join(re.escape(name) for name in {label, hu(label)})
+    return page.get_by_role("button", name=re.compile(f"^\\W*({names})$")).first
 
 
 @dataclass
@@ -57,19 +65,19 @@ def run(url: str, out: Path, viewport: tuple[int, int] = (1920, 1080)) -> Resume
         page = context.new_page()
         page.goto(f"{url}/voila/render/notebooks/classroom.ipynb", timeout=120_000)
         page.locator(".tnb-root .tnb-map path.leaflet-interactive").first.wait_for(timeout=120_000)
-        page.get_by_role("button", name="Start the game").first.click()
+        button(page, "Start the game").click()
         question = page.locator(".tnb-qtext").first
         page.wait_for_function("() => /[0-9]/.test(document.querySelector('.tnb-timer')?.innerText || '')",
                                timeout=30_000)
         page.wait_for_timeout(1500)
         asked = question.inner_text()
         report.before_pause = seconds(page)
-        page.get_by_role("button", name="Pause").first.click()
+        button(page, "Pause").click()
         page.wait_for_timeout(800)
         report.paused.append(seconds(page))
         page.wait_for_timeout(2000)
         report.paused.append(seconds(page))
-        page.get_by_role("button", name="Resume").first.click()
+        button(page, "Resume").click()
         page.wait_for_timeout(1200)
         report.after_resume.append(seconds(page))
         page.screenshot(path=str(out / f"resume-{viewport[0]}x{viewport[1]}.png"))

@@ -240,7 +240,8 @@ class TeacherControls:
                                           _("Write what the class answered, as a spreadsheet (xlsx) and CSV "
                                             "files, into the notebook's folder"))
         self.timed = w.Checkbox(value=True, description=_("Time team answers when I enter them"), indent=False,
-                                layout={"width": "auto"})  # the Hungarian and Czech sentences are longer: never cut
+                                layout={"width": "auto", "height": "auto"})
+        self.timed.add_class("tnb-wrap-check")  # the Hungarian and Czech sentences are longer: wrapped, never cut
         self.message = w.HTML()
         self.saved = w.HTML()
         self.entries: dict[int, w.Password] = {}

@@ -38,6 +38,10 @@ CSS = f"""
 .tnb-root {{ font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif; color: {TEXT}; font-size: 16px; }}
 .tnb-title {{ font-size: 24px; font-weight: bold; margin: 0 0 4px 0; white-space: nowrap; overflow: hidden;
   text-overflow: ellipsis; }}  /* one line beside the place and the sound switch: a wrap would move the map */
+.widget-checkbox.tnb-wrap-check {{ height: auto; }}
+.widget-checkbox.tnb-wrap-check label, .widget-checkbox.tnb-wrap-check label span {{ white-space: normal;
+  overflow: visible; text-overflow: clip; height: auto; line-height: 1.3; }}
+  /* a checkbox whose Hungarian and Czech sentence wraps in the side column instead of being cut */
 .tnb-code {{ display: inline-block; font-family: "DejaVu Sans Mono", monospace; font-size: 56px; letter-spacing: 4px;
   background: #fff; border: 3px solid #0077BB; border-radius: 10px; padding: 2px 16px; margin: 4px 8px; }}
 .tnb-room-row {{ display: flex; align-items: center; gap: 12px; flex-wrap: wrap; }}
