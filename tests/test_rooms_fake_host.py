@@ -282,3 +282,104 @@ def test_a_host_on_a_port_of_its_own_also_holds_the_port_its_codes_name(tmp_path
         assert room.journal_setup()["port"] == room_host.port
     finally:
         room_host.close()
+
+
+def _released_anna(wire):
+    """Anna joins, leaves the lobby before Start and stays away: her name is released (issue 28)."""
+    from triviador_nb.rooms.rooms import RELEASE_AFTER_S
+
+    code = fast_open(wire, wire.teacher())
+    anna = wire.student(code, "Anna")
+    key = key_of(anna[0])
+    anna[1].peer.close(1000, "")
+    wire.rooms.disconnect(anna[1])
+    wire.clock.advance(RELEASE_AFTER_S + 1)
+    assert wire.rooms.rooms[codes.normalise(code)].record.member("Anna") is None
+    return code, key
+
+
+def _rejoin(wire, code, key, address, key_id="mine"):
+    back, conn = wire.connect(address=address)
+    mine = handshake.nonce()
+    extra = {"key_id": handshake.key_id(key)} if key_id == "mine" else ({"key_id": key_id} if key_id else {})
+    wire.send(conn, type="join", room=code, name="Anna", map=False, nonce=mine, rejoin=True, **extra)
+    return back, conn, mine
+
+
+@pytest.mark.parametrize("with_key_id", [True, False])
+def test_a_key_of_a_released_name_is_proved_and_then_called_released_not_a_fake_host(with_key_id):
+    """The second attack: Anna's name was released before Start; her kernel came back with
+    the old key, the host greeted it as a new player (a welcome without a challenge), and
+    her client took the real host for a fake one, every time. The host now proves the old key
+    first and says the name was released; her client drops the key and joins afresh."""
+    wire = Wire()
+    code, key = _released_anna(wire)
+    back, conn, mine = _rejoin(wire, code, key, "127.0.0.2", "mine" if with_key_id else None)
+    challenge = back.last("challenge")
+    context = handshake.seat_context(code, "Anna", mine, challenge["nonce"])
+    assert challenge["proof"] == handshake.proof(key, "host", context)  # the old key: her client can check it
+    wire.send(conn, type="proof", proof=handshake.proof(key, "client", context))
+    assert back.last("error") == {"v": 3, "type": "error", "code": "name_released", "room": code, "name": "Anna",
+                                  "taken": False, "reason": f"Your name Anna was freed when you left room {code} "
+                                                            "before Start: joining again."}
+    assert "welcome" not in [m["type"] for m in back.sent]
+
+
+def test_a_released_name_someone_else_took_is_told_apart_from_the_new_holder_s_key():
+    wire = Wire()
+    code, old_key = _released_anna(wire)
+    squatter = wire.student(code, "Anna", address="127.0.0.9")
+    new_key = key_of(squatter[0])
+    # the first Anna's kernel: challenged with her old key, then told someone else has the name
+    back, conn, mine = _rejoin(wire, code, old_key, "127.0.0.2")
+    context = handshake.seat_context(code, "Anna", mine, back.last("challenge")["nonce"])
+    assert back.last("challenge")["proof"] == handshake.proof(old_key, "host", context)
+    wire.send(conn, type="proof", proof=handshake.proof(old_key, "client", context))
+    error = back.last("error")
+    assert (error["code"], error["taken"], error["reason"]) == (
+        "name_released", True, f"Someone else took the name Anna in room {code} after you left before Start: "
+                               "join with another name.")
+    # the new holder's kernel is challenged with the new key, and sits down
+    back, conn, mine = _rejoin(wire, code, new_key, "127.0.0.9")
+    context = handshake.seat_context(code, "Anna", mine, back.last("challenge")["nonce"])
+    assert back.last("challenge")["proof"] == handshake.proof(new_key, "host", context)
+    wire.send(conn, type="proof", proof=handshake.proof(new_key, "client", context))
+    assert back.last("welcome")["name"] == "Anna"
+    # a key id the name never had: no challenge at all, the key does not fit
+    back, conn, _mine = _rejoin(wire, code, old_key, "127.0.0.3", key_id="A" * 16)
+    assert "challenge" not in [m["type"] for m in back.sent] and back.last("error")["code"] == "bad_token"
+
+
+def test_a_student_kernel_with_a_released_name_s_key_joins_afresh(tmp_path, monkeypatch):
+    from triviador_nb.rooms import rooms as rooms_module
+    from triviador_nb.rooms.client import JoinError
+
+    monkeypatch.setattr(rooms_module, "RELEASE_AFTER_S", 0.3)
+    monkeypatch.setenv("TRIVIADOR_NB_HOME", str(tmp_path / "anna"))
+    room_host = RoomHost("127.0.0.1", 0)
+    try:
+        room = room_host.open_room("conquiztador", "hungary", "general_knowledge_en", seed=7)
+        first = RoomClient(room.code, "Anna", join_timeout_s=WAIT_S)
+        old_key = first.token
+        first.close()
+        assert wait_until(lambda: not any(m.name == "Anna" for m in room.members()), 10)
+        again = RoomClient(room.code, "Anna", join_timeout_s=WAIT_S)  # the kernel finds the old key, and uses it
+        try:
+            assert wait_until(lambda: again.status == "joined" and again.token not in (None, old_key), 10)
+            assert again.notice != "fake_host" and json.loads(token_file().read_text())[again._key] == again.token
+            assert [m.name for m in room.members()] == ["Anna"]
+        finally:
+            again.close()
+        assert wait_until(lambda: not any(m.name == "Anna" for m in room.members()), 10)
+        monkeypatch.setenv("TRIVIADOR_NB_HOME", str(tmp_path / "eve"))
+        squatter = RoomClient(room.code, "Anna", join_timeout_s=WAIT_S)
+        try:
+            monkeypatch.setenv("TRIVIADOR_NB_HOME", str(tmp_path / "anna"))
+            with pytest.raises(JoinError) as refused:
+                RoomClient(room.code, "Anna", join_timeout_s=WAIT_S)
+            assert refused.value.code == "name_released" and "Someone else took the name Anna" in str(refused.value)
+            assert again._key not in json.loads(token_file().read_text())  # the stale key is gone
+        finally:
+            squatter.close()
+    finally:
+        room_host.close()

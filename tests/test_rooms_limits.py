@@ -140,10 +140,12 @@ def test_a_name_that_leaves_the_lobby_before_start_is_released(wire):
     wire.clock.advance(1.01)
     assert names_in(wire, code) == ["Anna"]
     assert anna.last("lobby")["waiting"] == [] and anna.last("lobby")["seats"][1]["members"] == []
-    # a key for a released name is no forgery: the join is a new one, with a new key
+    # a key for a released name is no forgery: proved, and called released (the client then joins afresh)
     old_token = junk[0][0].last("welcome")["token"]
     wire.clock.advance(61)  # (the new-name limit's minute)
-    back, back_conn = wire.student(code, "Junk 0", token=old_token, address="127.0.0.1")
+    back, _back_conn = wire.student(code, "Junk 0", token=old_token, address="127.0.0.1")
+    assert (back.last("error")["code"], back.last("error")["taken"]) == ("name_released", False)
+    back, back_conn = wire.student(code, "Junk 0", address="127.0.0.1")
     assert back.last("welcome")["name"] == "Junk 0" and back.last("welcome")["token"] != old_token
     # after Start names stay: the seat is in the game
     wire.op(teacher, "start", code)

@@ -107,3 +107,53 @@ def test_a_student_client_stops_at_a_look_alike_name(token_home):
             anna.close()
     finally:
         room_host.close()
+
+
+# The second attack (issue 28): characters that draw nothing, and letters that
+# only look narrower or wider, let a student seat a second "Anna" or a "Teacher".
+INVISIBLE = {"variation selector 16": "\ufe0f", "variation selector 1": "\ufe00",
+             "variation selector 17": "\U000e0100", "combining grapheme joiner": "\u034f",
+             "Hangul filler": "\u3164", "Hangul choseong filler": "\u115f",
+             "halfwidth Hangul filler": "\uffa0", "braille blank": "\u2800"}
+
+
+@pytest.mark.parametrize("where", ["end", "middle"])
+@pytest.mark.parametrize("invisible", INVISIBLE.values(), ids=INVISIBLE.keys())
+def test_a_name_with_a_character_that_draws_nothing_is_the_name_without_it(wire, invisible, where):
+    code = fast_open(wire, wire.teacher())
+    assert join(wire, code, "Anna", "127.0.0.2")["type"] == "welcome"
+    name = "Anna" + invisible if where == "end" else "An" + invisible + "na"
+    answer = join(wire, code, name, "127.0.0.3")
+    if invisible == "\u2800" and where == "middle":  # a braille blank is drawn as a space: a name anyone can tell apart
+        assert answer["type"] == "welcome" and [m.name for m in wire.rooms.rooms[
+            codes.normalise(code)].record.members.values()] == ["Anna", "An na"]
+    else:
+        assert (answer["type"], answer["code"], answer["name"]) == ("error", "name_taken", "Anna"), answer
+
+
+@pytest.mark.parametrize("invisible", INVISIBLE.values(), ids=INVISIBLE.keys())
+def test_a_name_of_only_characters_that_draw_nothing_is_no_name(invisible):
+    with pytest.raises(protocol.ProtocolError) as refused:
+        protocol.clean_name(invisible * 3)
+    assert refused.value.code == "bad_field"
+
+
+def test_the_name_a_room_shows_has_no_character_that_draws_nothing():
+    assert protocol.clean_name("An\u034fna\ufe0f\u2800Kiss") == "Anna Kiss"
+    assert protocol.clean_name("Zo\u00eb \U0001f469\u200d\U0001f4bb") == "Zo\u00eb \U0001f469\u200d\U0001f4bb"  # ZWJ kept
+
+
+@pytest.mark.parametrize("name, like", [("\uff21\uff4e\uff4e\uff41", "Anna"), ("\uff21nna", "Anna")])
+def test_fullwidth_letters_are_the_letters_they_widen(wire, name, like):
+    code = fast_open(wire, wire.teacher())
+    assert join(wire, code, like, "127.0.0.2")["type"] == "welcome"
+    assert join(wire, code, name, "127.0.0.3")["name"] == like
+
+
+@pytest.mark.parametrize("name", ["\uff34\uff45\uff41\uff43\uff48\uff45\uff52", "\uff22\uff4f\uff54 2 (medium)",
+                                  "\u0412\u043e\u0442", "\u0412\u043e\u0442 2", "T\u034feacher", "Tea\ufe0fcher",
+                                  "Te\u3164acher", "Bot\u2800 2", "\u2800Teacher"])
+def test_a_teacher_or_a_bot_hidden_by_width_script_or_an_invisible_character_is_refused(wire, name):
+    code = fast_open(wire, wire.teacher())
+    refused = join(wire, code, name, "127.0.0.2")
+    assert (refused["type"], refused["code"]) == ("error", "name_reserved"), refused

@@ -107,6 +107,21 @@ def _save_token(key: str, token: str) -> None:
         pass  # a read-only home: rejoining after a kernel restart then needs the teacher
 
 
+def _forget_token(key: str) -> None:
+    """Drop a seat's token the host proved is no longer the name's (best effort)."""
+    tokens = _load_tokens()
+    if tokens.pop(key, None) is None:
+        return
+    path = token_file()
+    try:
+        fd = os.open(path.with_suffix(".tmp"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(tokens, out)
+        os.replace(path.with_suffix(".tmp"), path)
+    except OSError:
+        pass
+
+
 class RoomClient:
     """One student's connection to a room.
 
@@ -274,7 +289,8 @@ class RoomClient:
                     self._ws = ws
                     self._nonce, self._proven = handshake.nonce(), self.token is None  # a first join has no key
                     await ws.send(protocol.join(self.code, self.name, self._nonce, self.token is not None,
-                                                self.game_map is None))
+                                                self.game_map is None,
+                                                handshake.key_id(self.token) if self.token is not None else None))
                     async for raw in ws:
                         outcome = self._handle(raw)
                         if outcome == "stop":
@@ -379,6 +395,14 @@ class RoomClient:
                     self.message = data["reason"]  # reconnecting while joins are held back: try again later
                     self._notify()
                     return "retry"
+                if data["code"] == "name_released":  # (the host proved this key first: it is the real host)
+                    self.token = None  # the key of a name released before Start: drop it
+                    _forget_token(self._key)
+                    if data.get("taken"):
+                        self._fail("name_released", data["reason"])
+                        return "stop"
+                    self.notice, self.message = "", ""
+                    return "retry"  # and join afresh at once
                 if data["code"] in FATAL:
                     if data["code"] == "bad_token" and self._first.is_set():
                         self.message = data["reason"]

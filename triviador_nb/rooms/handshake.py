@@ -58,6 +58,21 @@ def proof(key: str, side: str, context: bytes) -> str:
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
+def key_id(key: str) -> str:
+    """A name for ``key`` that gives nothing of it away: 16 characters of
+    URL-safe base64 of SHA-256 over the label and the key. A rejoin sends it
+    so the host knows which of the keys a name has had the client holds (a
+    name released before Start and taken again has had two)."""
+    digest = hashlib.sha256(f"{LABEL}\0key id\0{key}".encode()).digest()
+    return base64.urlsafe_b64encode(digest).decode("ascii")[:16]
+
+
+def is_key_id(value: object) -> bool:
+    """Whether ``value`` can be a :func:`key_id`."""
+    return isinstance(value, str) and len(value) == 16 and all(c.isascii() and (c.isalnum() or c in "-_")
+                                                               for c in value)
+
+
 def fits(given: object, expected: str) -> bool:
     """Whether ``given`` is ``expected`` (compared in constant time)."""
     return isinstance(given, str) and hmac.compare_digest(given.encode(), expected.encode())

@@ -16,6 +16,14 @@ game's languages: English "Teacher", "Bot 2 (medium)"; Hungarian "Tanár",
 ``Bot {n}``; ``tests/test_rooms_names.py`` checks that they stay covered).
 "Botond" and "Gépész" are names, not bots: whole words only.
 
+Characters that **draw nothing** - Unicode's Default_Ignorable_Code_Point
+(variation selectors, the combining grapheme joiner, Hangul fillers, tags,
+zero-width spaces) - are no part of a name: :func:`visible` leaves them out
+of the name a room shows (the zero-width joiners an emoji or a script needs
+stay) and the braille blank counts as a space. Letters that are only wider or
+narrower (fullwidth "Ａｎｎａ") are compared as their NFKC form, and a name is
+also compared in capitals, where Cyrillic "Вот" reads "BOT".
+
 No sockets, no widgets, no i18n here (the refusal is a code the screen words).
 """
 
@@ -28,6 +36,26 @@ from functools import lru_cache
 #: Words for the teacher and the bots, in the game's languages (en, hu, cs), as typed.
 RESERVED_WORDS = ("teacher", "bot", "robot", "tanár", "tanárnő", "gép", "učitel", "učitelka", "učitelko")
 _LETTERS = re.compile(r"[^\W\d_]+")
+
+#: Unicode 15's Default_Ignorable_Code_Point (DerivedCoreProperties.txt), as ranges.
+DEFAULT_IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+                     (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+                     (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+                     (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+_JOINERS = "\u200c\u200d"  # zero-width (non-)joiner: emoji sequences and some scripts' words need them
+_BLANKS = "\u2800"  # braille blank: not ignorable, drawn as a space
+
+
+def draws_nothing(char: str) -> bool:
+    """Whether ``char`` (one character) is Default_Ignorable_Code_Point."""
+    code = ord(char)
+    return any(low <= code <= high for low, high in DEFAULT_IGNORABLE)
+
+
+def visible(text: str) -> str:
+    """``text`` as it is seen: characters that draw nothing left out (but the
+    zero-width joiners), a braille blank made a space."""
+    return "".join(" " if c in _BLANKS else c for c in text if c in _JOINERS or not draws_nothing(c))
 
 
 @lru_cache(maxsize=1)
@@ -52,17 +80,20 @@ def _prototypes() -> dict[str, str]:
 
 
 def skeleton(text: str) -> str:
-    """UTS #39 ``skeleton(text)``: NFD, default-ignorable characters dropped,
-    each character replaced by its prototype, NFD again. For comparing only."""
+    """UTS #39 ``skeleton(text)`` of ``text``'s NFKC form: NFD, default-ignorable
+    characters (and every other format character) dropped, each character
+    replaced by its prototype, NFD again. For comparing only."""
     prototypes = _prototypes()
-    decomposed = unicodedata.normalize("NFD", text)
-    mapped = "".join(prototypes.get(c, c) for c in decomposed if unicodedata.category(c) != "Cf")
+    decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
+    mapped = "".join(prototypes.get(c, c) for c in decomposed
+                     if unicodedata.category(c) != "Cf" and not draws_nothing(c))
     return unicodedata.normalize("NFD", mapped)
 
 
 def looks(name: str) -> frozenset[str]:
-    """What ``name`` looks like: its skeleton as written and case-folded."""
-    return frozenset({skeleton(name), skeleton(name.casefold()), skeleton(name).casefold()})
+    """What ``name`` looks like: its skeleton as written, case-folded and in capitals."""
+    return frozenset({skeleton(name), skeleton(name.casefold()), skeleton(name).casefold(),
+                      skeleton(name.upper()).casefold()})
 
 
 def look_alike(name: str, others: list[str]) -> str | None:

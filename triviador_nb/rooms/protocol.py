@@ -49,7 +49,8 @@ from typing import Any
 from ..engine import Action, Attack, ChoiceAnswer, GuessAnswer, Pick, Rebuild
 from ..engine.board import Board
 from ..maps import GameMap, builtin_map_dir, is_builtin_map
-from .handshake import is_nonce
+from .handshake import is_key_id, is_nonce
+from .names import visible
 
 VERSION = 3
 VERSIONS = (1, 2, 3)  # what a host reads; it answers each connection in the version it joined with
@@ -93,6 +94,7 @@ class Join:
     version: int = VERSION
     nonce: str | None = None
     rejoin: bool = False
+    key_id: str | None = None  # version 3, with rejoin: which key the client holds (:func:`.handshake.key_id`)
 
 
 @dataclass(frozen=True)
@@ -292,10 +294,12 @@ def teacher_hello(nonce: str | None) -> str:
     return dumps("teacher", **({"nonce": nonce} if nonce is not None else {}))
 
 
-def join(room: str, name: str, nonce: str, rejoin: bool, want_map: bool) -> str:
+def join(room: str, name: str, nonce: str, rejoin: bool, want_map: bool, key_id: str | None = None) -> str:
     """``join`` (version 3): ``rejoin`` when the client holds the seat's key
-    (it proves it after the host's ``challenge``; the key is never sent)."""
-    return dumps("join", room=room, name=name, nonce=nonce, rejoin=rejoin, map=want_map)
+    (it proves it after the host's ``challenge``; the key is never sent), with
+    the key's ``key_id`` (:func:`.handshake.key_id`)."""
+    return dumps("join", room=room, name=name, nonce=nonce, rejoin=rejoin, map=want_map,
+                 **({"key_id": key_id} if key_id is not None else {}))
 
 
 def challenge(nonce: str, proof: str) -> str:
@@ -352,7 +356,10 @@ def parse_client(text: str | bytes) -> ClientMessage:
         _need(isinstance(rejoin, bool), "rejoin", "true or false")
         want_map = data.get("map", True)
         _need(isinstance(want_map, bool), "map", "true or false")
-        return Join(room, clean_name(name), token, want_map, version, nonce if proving else None, rejoin and proving)
+        key = data.get("key_id")
+        _need(key is None or (proving and is_key_id(key)), "key_id", "16 characters of URL-safe base64")
+        return Join(room, clean_name(name), token, want_map, version, nonce if proving else None, rejoin and proving,
+                    key if rejoin and proving else None)
     if kind == "proof" and proving:
         given = data.get("proof")
         _need(isinstance(given, str) and len(given) <= 100, "proof", "the answer to the host's challenge")
@@ -410,17 +417,18 @@ def _op_args(op: str, args: dict) -> dict:
 
 
 def clean_name(name: str) -> str:
-    """A player's name as the room shows it: spaces collapsed, 1-40 printable characters.
+    """A player's name as the room shows it: characters that draw nothing left
+    out (:func:`.names.visible`), spaces collapsed, 1-40 printable characters.
 
     Raises:
-        ProtocolError: empty, too long, or holding control characters.
+        ProtocolError: empty (or only invisible), too long, or holding control characters.
     """
-    text = " ".join(name.split())
+    text = " ".join(visible(name).split())
     if not text:
         raise ProtocolError("bad_field", "type your name to join")
     if len(text) > MAX_NAME:
         raise ProtocolError("bad_field", f"a name has at most {MAX_NAME} characters")
-    if any(not c.isprintable() for c in text):
+    if any(not c.isprintable() and c not in "\u200c\u200d" for c in text):
         raise ProtocolError("bad_field", "a name cannot hold control characters")
     return text
 

@@ -16,7 +16,8 @@ from dataclasses import replace
 from typing import Any
 
 from . import protocol
-from .handshake import fits, nonce, proof, seat_context, teacher_context
+from . import codes
+from .handshake import fits, key_id, nonce, proof, seat_context, teacher_context
 from .protocol import PROVING, Join, Proof, Teacher
 
 NO_KEY = ""  # stands for a key that fits nothing (a wrong proof): the join then fails as a wrong key does
@@ -27,17 +28,40 @@ class Proving:
     ``_refuse`` and ``teacher_key`` of :class:`~.rooms.Rooms`)."""
 
     def _challenge_seat(self, conn: Any, message: Join) -> None:
-        """A client with a seat's key comes back: prove the host holds the key, ask for the client's proof."""
+        """A client with a seat's key comes back: prove the host holds the key, ask for the client's proof.
+
+        A key the name had before it was released (it left the lobby before
+        Start) is challenged too: once both sides proved it, the client is
+        told ``name_released`` and drops that key (it joins afresh, or hears
+        that someone else took the name) instead of taking the host for a fake.
+        """
         room = self._room(message.room)
         identity = getattr(conn.peer, "identity", None)
-        member = room.record.member(identity.user if identity is not None else message.name) if room else None
-        if member is None or conn.joined is not None or conn.teacher is not None or conn.proving is not None:
-            self._join(conn, replace(message, token=NO_KEY))  # no such room or name, or joined: refused as always
+        name = identity.user if identity is not None else message.name
+        member = room.record.member(name) if room else None
+        busy = conn.joined is not None or conn.teacher is not None or conn.proving is not None
+        released = self._released_key(room, name, message.key_id, member) if room and not busy else None
+        if released is not None:
+            kind, key = "released", released
+        elif member is None or busy or (message.key_id is not None and message.key_id != key_id(member.token)):
+            self._join(conn, replace(message, token=NO_KEY))  # no such room, name or key, or joined: refused
             return
+        else:
+            kind, key = "seat", member.token
         host_nonce = nonce()
         context = seat_context(message.room, message.name, message.nonce, host_nonce)
-        conn.proving = ("seat", proof(member.token, "client", context), (message, member.token))
-        conn.peer.send(protocol.challenge(host_nonce, proof(member.token, "host", context)))
+        conn.proving = (kind, proof(key, "client", context), (message, key))
+        conn.peer.send(protocol.challenge(host_nonce, proof(key, "host", context)))
+
+    def _released_key(self, room: Any, name: str, wanted: str | None, member: Any) -> str | None:
+        """The key ``name`` had before it was released that the client holds
+        (by its key id; without one, the last, if the name is free), or None."""
+        keys = self._released.get(codes.normalise(room.code), {}).get(name.casefold(), [])
+        if wanted is None:
+            return keys[-1] if keys and member is None else None
+        if member is not None and wanted == key_id(member.token):
+            return None
+        return next((key for key in reversed(keys) if key_id(key) == wanted), None)
 
     def _challenge_teacher(self, conn: Any, message: Teacher) -> None:
         """A teacher's client comes with the teacher key: the same, with that key."""
@@ -62,8 +86,24 @@ class Proving:
             self._become_teacher(conn, Teacher(self.teacher_key if right else NO_KEY))
             return
         join, key = data
+        if kind == "released" and right:
+            self._tell_released(conn, join)
+            return
         conn.keyed = right  # the client has its key: the welcome leaves it out
         self._join(conn, replace(join, token=key if right else NO_KEY))
+
+    def _tell_released(self, conn: Any, join: Join) -> None:
+        """Both sides proved a key the name had before it was released: say so
+        (``name_released``, with ``taken`` when someone else has the name now)."""
+        room = self._room(join.room)
+        name = join.name
+        taken = room is not None and room.record.member(name) is not None
+        code = room.code if room is not None else join.room
+        self._refuse(conn, "name_released", f"a rejoin as {name!r} with the key of a released name")
+        reason = (f"Someone else took the name {name} in room {code} after you left before Start: join with "
+                  "another name." if taken else
+                  f"Your name {name} was freed when you left room {code} before Start: joining again.")
+        conn.peer.send(protocol.error("name_released", reason, join.version, room=code, name=name, taken=taken))
 
     @staticmethod
     def _carries_key(conn: Any, token: str | None) -> bool:

@@ -55,6 +55,7 @@ MAX_MEMBERS = 100  # people in one room (a class of 30 in one game, with room to
 NEW_MEMBERS_PER_ADDRESS = 40  # new names from one person (or a shared address: a class on one machine) a minute...
 NEW_MEMBERS_ALL = 400  # ...and from everyone
 REJOIN_EVERY_S = 1.0  # a member rejoins at most this often
+RELEASED_KEYS_KEPT = 4  # keys a released name had that are still recognised (so their clients are told, not fooled)
 JOIN_WITHIN_S = 10.0  # a connection that has not joined a room (or become a teacher) by then is dropped
 UNJOINED_PER_PERSON = 8  # connections one person may hold open without joining (more: the oldest is closed)...
 UNJOINED_PER_ADDRESS = 100  # ...and one shared address (127.0.0.1 when the Unix user is not known)
@@ -170,6 +171,8 @@ class Rooms(Teaching, Proving):
         self._room_conns: dict[str, dict[str, set[Connection]]] = {}  # room -> member name -> connections
         self._unjoined: dict[str, list[Connection]] = {}  # person -> their connections not joined yet, oldest first
         self._holders: dict[str, dict[str, str]] = {}  # room -> member name (case-folded) -> the person who took it
+        # room -> name (case-folded) -> keys the name had before it was released (a client may still hold one)
+        self._released: dict[str, dict[str, list[str]]] = {}
         self._teachers: set[Connection] = set()
         self._files = tempfile.TemporaryDirectory(prefix="triviador-rooms-")  # teachers' bank and map files
         self.closed = False
@@ -232,6 +235,7 @@ class Rooms(Teaching, Proving):
                 conn.peer.send(protocol.closed(code, reason, conn.version))
                 conn.joined = None
         self._holders.pop(key, None)
+        self._released.pop(key, None)
         if room.table is not None:
             room.table.stop()
         self.rooms.pop(key, None)
@@ -550,6 +554,8 @@ class Rooms(Teaching, Proving):
             return
         del record.members[member.name.casefold()]
         self._holders.get(codes.normalise(room.code), {}).pop(member.name.casefold(), None)
+        keys = self._released.setdefault(codes.normalise(room.code), {}).setdefault(member.name.casefold(), [])
+        keys[:] = [*keys, member.token][-RELEASED_KEYS_KEPT:]
         self.store.save(record)
         self._log(room.code, member.name, "released", "a name that left the lobby before Start is free again")
         self._send_room(room, views=False)

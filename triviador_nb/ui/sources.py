@@ -40,6 +40,8 @@ NOTICES = {"reconnecting": N_("Connection lost: reconnecting…"),
            "name_reserved": N_("{name} is what the screens call the teacher or a bot: choose your own name."),
            "name_confusable": N_("That name looks too much like {name}, who is in room {room} already: choose a "
                                  "name that looks different."),
+           "name_released": N_("Someone else took the name {name} in room {room} after you left before Start: "
+                               "join with another name."),
            "name_held": N_("You are in room {room} already as {name}: one name each. Join as {name}, or ask the "
                            "teacher.")}
 
