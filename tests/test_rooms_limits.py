@@ -398,3 +398,80 @@ def test_a_joined_connection_that_stops_answering_pings_is_dropped(monkeypatch):
         silent.close()
     finally:
         room_host.close()
+
+
+# ---------------------------------------------------------------------- before the handshake
+
+def test_the_gate_counts_a_person_s_connections_before_their_handshake():
+    from triviador_nb.rooms.guard import PENDING_PER_ADDRESS, PENDING_PER_PERSON, ConnectionGate
+
+    gate = ConnectionGate(most=120, exempt="user:teacher")
+    assert [gate.admit("user:eve", True) for _ in range(PENDING_PER_PERSON + 2)] == [True] * 8 + [False, False]
+    gate.handshaken("user:eve")  # one of hers finished its handshake: one more may open
+    assert gate.admit("user:eve", True) and not gate.admit("user:eve", True)
+    assert sum(gate.admit("127.0.0.1", False) for _ in range(PENDING_PER_ADDRESS + 5)) == PENDING_PER_ADDRESS
+    assert gate.open == 109 and sum(gate.admit("user:teacher", True) for _ in range(20)) == 11  # then the host is full
+    gate.closed("user:eve", pending=True)
+    gate.closed("user:eve", pending=False)
+    assert gate.open == 118 and gate.pending["user:eve"] == 7
+
+
+def test_sockets_that_never_finish_the_handshake_cannot_fill_the_host(monkeypatch, token_home):
+    """The second attack (issue 28): 2,100 raw TCP connections sending half an HTTP request,
+    reopened before websockets' 10 s handshake timeout, were never counted; they held the
+    host's files and the real students' joins failed. Now one person holds at most
+    PENDING_PER_PERSON connections still opening; the next is reset at once."""
+    from triviador_nb.rooms import host as host_module
+    from triviador_nb.rooms.guard import PENDING_PER_PERSON
+
+    eve_ports: set[int] = set()
+    monkeypatch.setattr(host_module, "_tcp_person",
+                        lambda remote, local: "user:eve" if remote and remote[1] in eve_ports else "user:anna")
+    room_host = RoomHost()
+    sockets = []
+    try:
+        room = room_host.open_room(pace=0.02, seed=5)
+        for _ in range(PENDING_PER_PERSON + 4):
+            s = socket.socket()
+            s.bind(("127.0.0.1", 0))
+            eve_ports.add(s.getsockname()[1])
+            s.settimeout(5)
+            s.connect(("127.0.0.1", room_host.port))
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the rest
+            sockets.append(s)
+
+        def reset(s: socket.socket) -> bool:
+            s.settimeout(0.3)
+            try:
+                return s.recv(1) == b""
+            except TimeoutError:
+                return False
+            except ConnectionResetError:
+                return True
+
+        assert [reset(s) for s in sockets] == [False] * PENDING_PER_PERSON + [True] * 4
+        anna = RoomClient(room.code, "Anna")  # another person gets in while Eve's sockets hang
+        try:
+            assert anna.seat == 0
+        finally:
+            anna.close()
+        assert sum(e.code == "too_many_pending" for e in room_host.log) == 4
+    finally:
+        for s in sockets:
+            s.close()
+        room_host.close()
+
+
+def test_the_host_raises_its_own_file_limit():
+    import resource
+
+    from triviador_nb.rooms.host import raise_file_limit
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    low = min(soft, 256)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (low, hard))
+    try:
+        assert raise_file_limit() == (65536 if hard == resource.RLIM_INFINITY else hard)
+        assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == (65536 if hard == resource.RLIM_INFINITY else hard)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

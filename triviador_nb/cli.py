@@ -485,7 +485,8 @@ def _run_host(args: argparse.Namespace) -> int:
         print(f"{PROG} host: {error}", file=sys.stderr)
         return 2
     where = f"{args.address}:{room_host.port}"
-    print(f"serving {len(rooms)} room(s) on ws://{where}", flush=True)  # (a hub service: behind the hub's proxy)
+    print(f"serving {len(rooms)} room(s) on ws://{where} for up to {room_host.max_connections} connections at once",
+          flush=True)  # (a hub service: behind the hub's proxy)
     if hub is None:  # the key is printed for whoever started the service: a teacher's notebook needs it
         print(f'teacher: teach("{room_host.url()}", key="{room_host.teacher_key}")', flush=True)
     for room in rooms:

@@ -71,3 +71,51 @@ class FailedJoins:
         """Count a failed join from ``address``."""
         self._trim(now)
         self._all.append((now, address))
+
+
+PENDING_PER_PERSON = 8  # TCP connections one person may hold open before their WebSocket handshake...
+PENDING_PER_ADDRESS = 100  # ...and one shared address (127.0.0.1 when the Unix user is not known, a hub's proxy)
+
+
+class ConnectionGate:
+    """TCP connections counted from the moment they open, before any
+    WebSocket handshake (issue 28): a student's program that opens sockets
+    and never finishes the handshake held the host's files for websockets'
+    10 s handshake timeout each, uncounted, and reopened them faster than
+    they expired. One person may hold :data:`PENDING_PER_PERSON` such
+    connections (a shared address :data:`PENDING_PER_ADDRESS`; the host's
+    own Unix user any number), and the host ``most`` connections in all.
+
+    Args:
+        most: connections the host holds at once, handshaken or not.
+        exempt: the person key with no limit of its own (the host's user).
+    """
+
+    def __init__(self, most: int, exempt: str = ""):
+        self.most, self.exempt = most, exempt
+        self.open = 0
+        self.pending: dict[str, int] = {}
+
+    def admit(self, person: str, one_person: bool) -> bool:
+        """Whether a new TCP connection from ``person`` may stay open; a True counts it (pending)."""
+        waiting = self.pending.get(person, 0)
+        cap = PENDING_PER_PERSON if one_person else PENDING_PER_ADDRESS
+        if self.open >= self.most or (person != self.exempt and waiting >= cap):
+            return False
+        self.open += 1
+        self.pending[person] = waiting + 1
+        return True
+
+    def handshaken(self, person: str) -> None:
+        """``person``'s connection finished its WebSocket handshake: no longer pending."""
+        left = self.pending.get(person, 0) - 1
+        if left > 0:
+            self.pending[person] = left
+        else:
+            self.pending.pop(person, None)
+
+    def closed(self, person: str, pending: bool) -> None:
+        """A counted connection closed (``pending``: before its handshake finished)."""
+        self.open -= 1
+        if pending:
+            self.handshaken(person)

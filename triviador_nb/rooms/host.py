@@ -42,11 +42,13 @@ from ..engine import QuestionBank, RuleSet, find_rule_set
 from ..maps import GameMap, resolve_map
 from . import codes, people
 from .protocol import MAX_CLIENT_MESSAGE, MAX_TEACHER_MESSAGE
+from .guard import ConnectionGate
 from .rooms import NAMES_PER_PERSON, LogEntry, Room, Rooms, new_teacher_key
 from .store import RoomStore
 
 LOG = logging.getLogger("triviador_nb.rooms")
-MAX_CONNECTIONS = min(2000, resource.getrlimit(resource.RLIMIT_NOFILE)[0] // 2)  # open connections to one host
+MAX_CONNECTIONS = 2000  # open connections to one host at most (fewer when the process may open fewer files)
+PENDING_SLACK = 100  # connections over MAX_CONNECTIONS let finish their handshake, to be told 1013 rather than reset
 CALL_TIMEOUT_S = 10.0  # the longest the teacher's kernel waits for the host's loop
 PING_INTERVAL_S = 5.0  # the host pings every connection this often...
 PING_TIMEOUT_S = 20.0  # ...and closes one whose pong has not come by then (a peer that stopped answering),
@@ -63,12 +65,66 @@ SKILLS = ("easy", "medium", "hard")
 __all__ = ["CALL_TIMEOUT_S", "LogEntry", "MAX_CONNECTIONS", "Room", "RoomHost", "SKILLS"]
 
 
+def raise_file_limit() -> int:
+    """Raise this process's soft limit of open files to its hard limit (at
+    most 65,536 when the hard one is unlimited): each connection is a file.
+    Returns the soft limit now (unchanged when the system refuses)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = 65536 if hard == resource.RLIM_INFINITY else hard
+    if soft != resource.RLIM_INFINITY and soft < want:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+            soft = want
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def _tcp_person(remote: Any, local: Any) -> str:
+    """Who a TCP connection counts as before its handshake (no hub user yet): :func:`.people.person_key`."""
+    return people.person_key(remote, local)
+
+
 class _CountingConnection(ServerConnection):
     """A server connection that tells the rooms' logic of every ping and
     pong its peer sends (``on_control``), before websockets answers a ping
-    by itself: the logic counts them like messages."""
+    by itself: the logic counts them like messages; and that is counted by
+    the host's :class:`~.guard.ConnectionGate` from the moment the TCP
+    connection opens (``gate``, set on a subclass per host), so sockets that
+    never finish the handshake cannot fill the host."""
 
     on_control: Callable[[], None] | None = None
+    gate: ConnectionGate | None = None
+    host: Any = None  # the RoomHost, for its refusal log
+    person: str | None = None  # who opened it, while the gate counts it
+    pending = False  # the WebSocket handshake has not finished
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        if self.gate is None:
+            return
+        person = _tcp_person(transport.get_extra_info("peername"), transport.get_extra_info("sockname"))
+        if self.gate.admit(person, people.is_one_person(person)):
+            self.person, self.pending = person, True
+            return
+        transport.abort()
+        logic = getattr(self.host, "logic", None)
+        if logic is not None:
+            logic._log("", person, "too_many_pending", "a connection over the person's or the host's limit of "
+                                                       "connections still opening")
+            logic.refused += 1
+
+    def handshaken(self) -> None:
+        """The WebSocket handshake finished: the connection is no longer pending."""
+        if self.person is not None and self.pending:
+            self.gate.handshaken(self.person)
+            self.pending = False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.person is not None:
+            self.gate.closed(self.person, self.pending)
+            self.person, self.pending = None, False
+        super().connection_lost(exc)
 
     def process_event(self, event: Any) -> None:
         if isinstance(event, Frame) and event.opcode in (Opcode.PING, Opcode.PONG) and self.on_control is not None:
@@ -142,6 +198,8 @@ class RoomHost:
         self.teacher_key = new_teacher_key()
         self._closing = False
         self._open = 0  # connections open now
+        self.max_connections = min(MAX_CONNECTIONS, raise_file_limit() // 2)
+        self.gate = ConnectionGate(self.max_connections + PENDING_SLACK, exempt=people.own_key())
         self.loop = asyncio.new_event_loop()
         self.loop.set_exception_handler(lambda _loop, context: LOG.debug("host loop: %s", context.get("message")))
         self._server = None
@@ -195,7 +253,9 @@ class RoomHost:
         when ``port`` is of 41000-41960); returns the port and the codes' first two characters."""
         options = dict(max_size=MAX_CLIENT_MESSAGE, max_queue=16, compression=None, extensions=[DEFLATE],
                        ping_interval=PING_INTERVAL_S, ping_timeout=PING_TIMEOUT_S, close_timeout=CLOSE_TIMEOUT_S,
-                       process_request=self._handshake, create_connection=_CountingConnection)
+                       process_request=self._handshake,
+                       create_connection=type("_HostConnection", (_CountingConnection,), {"gate": self.gate,
+                                                                                        "host": self}))
         if port is not None:
             self._server = await serve(self._serve, self.address, port, **options)
             actual = self._server.sockets[0].getsockname()[1]
@@ -392,8 +452,10 @@ class RoomHost:
         """Move one connection's messages to the rooms' logic until it closes."""
         identity = getattr(ws, "identity", None)
         address = _person(ws, identity)
-        if self._open >= MAX_CONNECTIONS:
-            self.logic._log("", address, "too_many_connections", f"a connection over the {MAX_CONNECTIONS} open")
+        if isinstance(ws, _CountingConnection):
+            ws.handshaken()
+        if self._open >= self.max_connections:
+            self.logic._log("", address, "too_many_connections", f"a connection over the {self.max_connections} open")
             self.logic.refused += 1
             await ws.close(1013, "the room host is full: try again later")
             return
