@@ -631,7 +631,7 @@ def test_a_host_process_stopped_with_sigterm_tells_every_student_and_teacher(tmp
             assert teacher.codes == [code]
             assert wait_until(lambda: [p["name"] for p in teacher.states[code]["people"]] == ["Anna"])
             process.send_signal(signal.SIGTERM)
-            assert process.wait(timeout=15) == 0
+            assert process.wait(timeout=60) == 0  # (a bound: a busy machine takes long to shut down)
             assert wait_until(lambda: anna.status == "closed")
             assert anna.message == "The room service stopped: the games are saved; the teacher can bring them back."
             assert wait_until(lambda: teacher.status in ("closed", "reconnecting"))
@@ -659,7 +659,7 @@ def test_a_host_process_stops_on_sigint_even_when_started_with_sigint_ignored(tm
     try:
         assert process.stdout.readline().startswith("serving 1 room(s)")
         process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=15) == 0
+        assert process.wait(timeout=60) == 0  # (a bound: a busy machine takes long to shut down)
         assert process.stdout.read().strip().endswith("rooms closed")
     finally:
         if process.poll() is None:
