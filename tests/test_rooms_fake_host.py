@@ -115,8 +115,9 @@ class FakeHost:
     answers as a host would like to be believed (a challenge it cannot back,
     a welcome with a key of its own, a teacher's room list)."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, answers: list[dict] | None = None):
         self.port = port
+        self.answers = answers  # None: a challenge it cannot back, a welcome, a teacher's room list
         self.received: list[str] = []
         self.loop = asyncio.new_event_loop()
         self._ready = threading.Event()
@@ -130,6 +131,10 @@ class FakeHost:
     async def _answer(self, ws) -> None:
         async for raw in ws:
             self.received.append(raw)
+            if self.answers is not None:
+                for answer in self.answers:
+                    await ws.send(json.dumps(answer))
+                continue
             await ws.send(json.dumps({"v": 3, "type": "challenge", "nonce": handshake.nonce(),
                                       "proof": handshake.proof("a guess", "host", b"")}))
             await ws.send(json.dumps({"v": 3, "type": "welcome", "room": "XX-XXXX", "name": "Anna",
@@ -222,11 +227,8 @@ def test_a_fake_host_on_the_freed_port_gets_no_key_and_the_student_is_back_after
                 host.close()
 
 
-def test_a_join_cell_run_again_meets_a_fake_host_and_says_so_without_sending_the_key(tmp_path, monkeypatch):
-    """The teacher's host is gone and a squatter holds its port: a student
-    whose kernel restarted (the key on disk) runs the join cell again; the
-    join is refused with ``fake_host``, the key is neither sent nor replaced."""
-    monkeypatch.setenv("TRIVIADOR_NB_HOME", str(tmp_path))
+def _anna_joined_and_the_host_gone():
+    """Anna joined a room (her key saved on disk), then the host closed: its room, port and her key."""
     room_host = RoomHost("127.0.0.1")
     port = room_host.port
     try:
@@ -236,6 +238,15 @@ def test_a_join_cell_run_again_meets_a_fake_host_and_says_so_without_sending_the
         first.close()
     finally:
         room_host.close()
+    return room, port, key
+
+
+def test_a_join_cell_run_again_meets_a_fake_host_and_says_so_without_sending_the_key(tmp_path, monkeypatch):
+    """The teacher's host is gone and a squatter holds its port: a student
+    whose kernel restarted (the key on disk) runs the join cell again; the
+    join is refused with ``fake_host``, the key is neither sent nor replaced."""
+    monkeypatch.setenv("TRIVIADOR_NB_HOME", str(tmp_path))
+    room, port, key = _anna_joined_and_the_host_gone()
     fake = FakeHost(port)
     try:
         with pytest.raises(Exception) as refused:
@@ -243,6 +254,29 @@ def test_a_join_cell_run_again_meets_a_fake_host_and_says_so_without_sending_the
         assert getattr(refused.value, "code", None) == "fake_host"
         assert key not in "\n".join(fake.received) and key in token_file().read_text()
         assert "FAKE-KEY" not in token_file().read_text()
+    finally:
+        fake.stop()
+
+
+@pytest.mark.parametrize("taken", [False, True])
+def test_a_squatter_saying_name_released_is_a_fake_host_and_the_key_stays(tmp_path, monkeypatch, taken):
+    """The third attack: a program on the dead host's port answered a rejoin with
+    ``name_released`` at once; the client dropped the real key from rooms.json, joined the
+    squatter afresh, and was locked out of its seat when the real host resumed. The real host
+    says it only after both sides proved the key: before that it is a fake host's word."""
+    monkeypatch.setenv("TRIVIADOR_NB_HOME", str(tmp_path))
+    room, port, key = _anna_joined_and_the_host_gone()
+    fake = FakeHost(port, answers=[{"v": 3, "type": "error", "code": "name_released", "room": room.code,
+                                    "name": "Anna", "taken": taken, "reason": "Your name was freed."},
+                                   {"v": 3, "type": "welcome", "room": room.code, "name": "Anna",
+                                    "token": "FAKE-KEY", "seat": 3, "rules_title": "", "started": False,
+                                    "language": "en"}])
+    try:
+        with pytest.raises(Exception) as refused:
+            RoomClient(room.code, "Anna", join_timeout_s=WAIT_S)  # the join cell, run again
+        assert getattr(refused.value, "code", None) == "fake_host"
+        assert len(fake.received) == 1 and key not in fake.received[0]  # it never joined the squatter afresh
+        assert json.loads(token_file().read_text()) == {f"ws://127.0.0.1:{port}|{codes.normalise(room.code)}|anna": key}
     finally:
         fake.stop()
 

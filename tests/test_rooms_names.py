@@ -157,3 +157,37 @@ def test_a_teacher_or_a_bot_hidden_by_width_script_or_an_invisible_character_is_
     code = fast_open(wire, wire.teacher())
     refused = join(wire, code, name, "127.0.0.2")
     assert (refused["type"], refused["code"]) == ("error", "name_reserved"), refused
+
+
+# The third attack: characters Unicode does not call ignorable that draw nothing all the same,
+# small capitals, a name of joiners only, and a letter under 39 accents.
+@pytest.mark.parametrize("name", ["B\U00016fe4ot 2 (medium)", "Teach\U00016fe4er", "Teach\U0001d159er",
+                                  "\u1d1b\u1d07\u1d00\u1d04\u029c\u1d07\u0280", "\u0299\u1d0f\u1d1b 2"])
+def test_a_teacher_or_a_bot_behind_a_blank_symbol_or_in_small_capitals_is_refused(wire, name):
+    code = fast_open(wire, wire.teacher())
+    assert join(wire, code, name, "127.0.0.2")["code"] == "name_reserved"
+
+
+@pytest.mark.parametrize("name", ["An\U00016fe4na", "Anna\U0001d159", "\u1d00\u0274\u0274\u1d00"])
+def test_anna_behind_a_blank_symbol_or_in_small_capitals_is_anna(wire, name):
+    code = fast_open(wire, wire.teacher())
+    assert join(wire, code, "Anna", "127.0.0.2")["type"] == "welcome"
+    answer = join(wire, code, name, "127.0.0.3")
+    assert answer["type"] == "error" and answer["code"] in ("name_taken", "name_confusable") and answer["name"] == "Anna"
+
+
+@pytest.mark.parametrize("name, reason", [
+    ("\u200d", "type your name to join: a name needs a letter, a digit or a sign"),
+    ("\u200c\u200d\u200c", "type your name to join: a name needs a letter, a digit or a sign"),
+    ("A" + "\u0301" * 39, "a name has at most 4 accents on one letter"),
+    ("\u0301\u0301", "type your name to join: a name needs a letter, a digit or a sign")])
+def test_a_name_of_joiners_or_of_a_letter_under_a_tower_of_accents_is_no_name(name, reason):
+    with pytest.raises(protocol.ProtocolError) as refused:
+        protocol.clean_name(name)
+    assert (refused.value.code, refused.value.reason) == ("bad_field", reason)
+
+
+@pytest.mark.parametrize("name", ["Nguy\u1ec5n V\u0103n", "\u0928\u092e\u0938\u094d\u0924\u0947",
+                                  "Zo\u00eb \U0001f469\u200d\U0001f4bb", "\u0160\u0165astn\u00fd", "\u674e\u534e"])
+def test_names_in_other_scripts_with_their_accents_and_joiners_are_names(name):
+    assert protocol.clean_name(name) == name

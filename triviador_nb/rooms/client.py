@@ -395,7 +395,9 @@ class RoomClient:
                     self.message = data["reason"]  # reconnecting while joins are held back: try again later
                     self._notify()
                     return "retry"
-                if data["code"] == "name_released":  # (the host proved this key first: it is the real host)
+                if data["code"] == "name_released":
+                    if self.token is None or not self._proven:  # the real host says so only after proving the key
+                        return self._challenged(data)
                     self.token = None  # the key of a name released before Start: drop it
                     _forget_token(self._key)
                     if data.get("taken"):

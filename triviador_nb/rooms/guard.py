@@ -75,6 +75,7 @@ class FailedJoins:
 
 PENDING_PER_PERSON = 8  # TCP connections one person may hold open before their WebSocket handshake...
 PENDING_PER_ADDRESS = 100  # ...and one shared address (127.0.0.1 when the Unix user is not known, a hub's proxy)
+OPEN_PER_PERSON = 16  # TCP connections one person may hold open at all (joined, waiting, or closing)
 
 
 class ConnectionGate:
@@ -84,7 +85,11 @@ class ConnectionGate:
     10 s handshake timeout each, uncounted, and reopened them faster than
     they expired. One person may hold :data:`PENDING_PER_PERSON` such
     connections (a shared address :data:`PENDING_PER_ADDRESS`; the host's
-    own Unix user any number), and the host ``most`` connections in all.
+    own Unix user any number), and :data:`OPEN_PER_PERSON` connections in
+    all until the TCP connection is gone: a connection the host closed for a
+    limit counts until its peer lets it go (a peer that never answers the
+    close held it for websockets' close timeout, uncounted); the host holds
+    ``most`` connections in all.
 
     Args:
         most: connections the host holds at once, handshaken or not.
@@ -95,15 +100,19 @@ class ConnectionGate:
         self.most, self.exempt = most, exempt
         self.open = 0
         self.pending: dict[str, int] = {}
+        self.held: dict[str, int] = {}  # person -> TCP connections open (one person's only)
 
     def admit(self, person: str, one_person: bool) -> bool:
         """Whether a new TCP connection from ``person`` may stay open; a True counts it (pending)."""
-        waiting = self.pending.get(person, 0)
+        waiting, held = self.pending.get(person, 0), self.held.get(person, 0)
         cap = PENDING_PER_PERSON if one_person else PENDING_PER_ADDRESS
-        if self.open >= self.most or (person != self.exempt and waiting >= cap):
+        if self.open >= self.most or (person != self.exempt and (waiting >= cap
+                                                                 or (one_person and held >= OPEN_PER_PERSON))):
             return False
         self.open += 1
         self.pending[person] = waiting + 1
+        if one_person:
+            self.held[person] = held + 1
         return True
 
     def handshaken(self, person: str) -> None:
@@ -119,3 +128,8 @@ class ConnectionGate:
         self.open -= 1
         if pending:
             self.handshaken(person)
+        held = self.held.get(person, 0) - 1
+        if held > 0:
+            self.held[person] = held
+        else:
+            self.held.pop(person, None)

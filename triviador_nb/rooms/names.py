@@ -42,14 +42,40 @@ DEFAULT_IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x11
                      (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
                      (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
                      (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+#: Characters that are not default-ignorable but draw nothing in common fonts all the same.
+INVISIBLE_TOO = frozenset("\U00016fe4\U0001d159")  # Khitan small script filler, musical null notehead
 _JOINERS = "\u200c\u200d"  # zero-width (non-)joiner: emoji sequences and some scripts' words need them
 _BLANKS = "\u2800"  # braille blank: not ignorable, drawn as a space
+MAX_STACKED_MARKS = 4  # combining marks on one letter (a Devanagari syllable has up to about 3)
 
 
 def draws_nothing(char: str) -> bool:
-    """Whether ``char`` (one character) is Default_Ignorable_Code_Point."""
+    """Whether ``char`` (one character) is Default_Ignorable_Code_Point, or
+    one of :data:`INVISIBLE_TOO`."""
     code = ord(char)
-    return any(low <= code <= high for low, high in DEFAULT_IGNORABLE)
+    return char in INVISIBLE_TOO or any(low <= code <= high for low, high in DEFAULT_IGNORABLE)
+
+
+def stacked_marks(text: str) -> int:
+    """The most combining marks (Mn, Me) in a row in ``text``'s NFC form: a
+    letter under 39 accents draws over the lines around it."""
+    most = run = 0
+    for char in unicodedata.normalize("NFC", text):
+        run = run + 1 if unicodedata.category(char) in ("Mn", "Me") else 0
+        most = max(most, run)
+    return most
+
+
+@lru_cache(maxsize=1)
+def _small_capitals() -> dict[str, str]:
+    """Latin small capitals (ᴛᴇᴀᴄʜᴇʀ) -> the capital letter they are drawn as."""
+    found = {}
+    for low, high in ((0x0250, 0x02AF), (0x1D00, 0x1DBF), (0xA720, 0xA7FF), (0x1DF00, 0x1DFFF)):
+        for code in range(low, high + 1):
+            name = unicodedata.name(chr(code), "")
+            if name.startswith("LATIN LETTER SMALL CAPITAL ") and len(name) == len("LATIN LETTER SMALL CAPITAL ") + 1:
+                found[chr(code)] = name[-1]
+    return found
 
 
 def visible(text: str) -> str:
@@ -82,12 +108,13 @@ def _prototypes() -> dict[str, str]:
 def skeleton(text: str) -> str:
     """UTS #39 ``skeleton(text)`` of ``text``'s NFKC form: NFD, default-ignorable
     characters (and every other format character) dropped, each character
-    replaced by its prototype, NFD again. For comparing only."""
-    prototypes = _prototypes()
+    replaced by its prototype (and a Latin small capital by its capital), NFD
+    again. For comparing only."""
+    prototypes, capitals = _prototypes(), _small_capitals()
     decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
     mapped = "".join(prototypes.get(c, c) for c in decomposed
                      if unicodedata.category(c) != "Cf" and not draws_nothing(c))
-    return unicodedata.normalize("NFD", mapped)
+    return unicodedata.normalize("NFD", "".join(capitals.get(c, c) for c in mapped))
 
 
 def looks(name: str) -> frozenset[str]:

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,7 +51,7 @@ from ..engine import Action, Attack, ChoiceAnswer, GuessAnswer, Pick, Rebuild
 from ..engine.board import Board
 from ..maps import GameMap, builtin_map_dir, is_builtin_map
 from .handshake import is_key_id, is_nonce
-from .names import visible
+from .names import MAX_STACKED_MARKS, stacked_marks, visible
 
 VERSION = 3
 VERSIONS = (1, 2, 3)  # what a host reads; it answers each connection in the version it joined with
@@ -421,7 +422,9 @@ def clean_name(name: str) -> str:
     out (:func:`.names.visible`), spaces collapsed, 1-40 printable characters.
 
     Raises:
-        ProtocolError: empty (or only invisible), too long, or holding control characters.
+        ProtocolError: empty (or only invisible, or no letter, digit or sign), too
+            long, holding control characters, or a letter under more than
+            :data:`~.names.MAX_STACKED_MARKS` accents.
     """
     text = " ".join(visible(name).split())
     if not text:
@@ -430,6 +433,10 @@ def clean_name(name: str) -> str:
         raise ProtocolError("bad_field", f"a name has at most {MAX_NAME} characters")
     if any(not c.isprintable() and c not in "\u200c\u200d" for c in text):
         raise ProtocolError("bad_field", "a name cannot hold control characters")
+    if not any(unicodedata.category(c)[0] in "LNS" for c in text):
+        raise ProtocolError("bad_field", "type your name to join: a name needs a letter, a digit or a sign")
+    if stacked_marks(text) > MAX_STACKED_MARKS:
+        raise ProtocolError("bad_field", f"a name has at most {MAX_STACKED_MARKS} accents on one letter")
     return text
 
 
