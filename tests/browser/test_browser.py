@@ -264,8 +264,15 @@ def test_the_get_ready_the_answered_count_the_podium_and_a_cue_from_the_package(
         assert places[0] == "1st" and set(places) <= {"1st", "2nd", "3rd"}, report.podium[key]
     assert "Team A" in " ".join(report.podium["projector"]) and "Team B" in " ".join(report.podium["projector"])
     assert report.podium_box["projector"]["height"] >= 250  # read from the back of the room
+    # no place while the first question is open (everyone was "1st of 3 (a shared place)"); a place once
+    # someone leads, and at the end the player's own step of the podium
+    assert report.place_at_first_question == "", report.place_at_first_question
     place = re.compile(r"You are [123](st|nd|rd) of 3( \(a shared place\))?")
-    assert all(place.fullmatch(line) for line in report.place), report.place
+    assert len(report.place) == 2 and all(place.fullmatch(line) for line in report.place), report.place
+    step, names = next((step, names) for step, names in report.podium_names["player"]
+                       if any(not name.startswith("Bot ") for name in names))
+    assert report.place[-1] == f"You are {step} of 3" + (" (a shared place)" if len(names) > 1 else ""), \
+        (report.place, report.podium_names)
 
 
 @pytest.mark.parametrize("where", ["voila", "lab"])
