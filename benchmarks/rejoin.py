@@ -90,8 +90,11 @@ def browser(runs: int) -> None:
 
     out = folder.parents[1] / "test-artifacts" / "browser" / "rejoin-bench"
     reports = []
-    with jupyter_server(Path(tempfile.mkdtemp(prefix="rejoin-bench-")), out / "jupyter-server.log") as url:
-        for run in range(runs):
+    for run in range(runs):
+        # a server and a home of its own each run: the kernels of a run before (host.ipynb's, Anna's, still in
+        # their rooms) would otherwise be the ones the same notebooks open again
+        home = Path(tempfile.mkdtemp(prefix="rejoin-bench-"))
+        with jupyter_server(home, out / f"run-{run + 1}" / "jupyter-server.log") as url:
             report = run_joining(url, out / f"run-{run + 1}")
             assert report.reload_header == report.restart_header == report.seat_header, report
             reports.append(report)
