@@ -18,8 +18,15 @@ connection drops without a goodbye).
   last join is read from ``join.json`` and the seat is taken again with its key.
 
 The page reload (the kernel lives on) shows the kernel's live screen without
-any connection: its time is the browser's, measured by
-``tests/browser/join_driver.py``. Prints each run and the median.
+any connection: its time is the browser's. ``--browser`` measures both in
+real JupyterLab pages (Debian's chromium, ``tests/browser/join_driver.py``):
+a teacher's host.ipynb and two students; after Start, Anna's page is
+reloaded and her join cell run again, then her kernel restarted with Run
+All; each time from the kernel's first execute of the join cell (its first
+line prints the time) to her seat's map on the page. Prints each run and
+the median.
+
+Run: ``.venv/bin/python benchmarks/rejoin.py --browser [--runs 3]``
 """
 
 from __future__ import annotations
@@ -72,10 +79,44 @@ def stop(process: subprocess.Popen) -> None:
     process.stdout.close()
 
 
+def browser(runs: int) -> None:
+    """The reload and the restart in JupyterLab pages (see the module docstring)."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "tests" / "browser"
+    sys.path.insert(0, str(folder))
+    from join_driver import run_joining
+    from lab_server import jupyter_server
+
+    out = folder.parents[1] / "test-artifacts" / "browser" / "rejoin-bench"
+    reports = []
+    for run in range(runs):
+        # a server and a home of its own each run: the kernels of a run before (host.ipynb's, Anna's, still in
+        # their rooms) would otherwise be the ones the same notebooks open again
+        home = Path(tempfile.mkdtemp(prefix="rejoin-bench-"))
+        with jupyter_server(home, out / f"run-{run + 1}" / "jupyter-server.log") as url:
+            report = run_joining(url, out / f"run-{run + 1}")
+            assert report.reload_header == report.restart_header == report.seat_header, report
+            reports.append(report)
+            print(f"browser   reload: map on the page {report.reload_s:.2f} s after the join cell began "
+                  f"(join() returned {report.reload_join_s:.2f} s) · restart: join() returned "
+                  f"{report.restart_join_s:.2f} s (import and rejoin), map on the page {report.restart_s:.2f} s · "
+                  f"{report.seat_header}", flush=True)
+    for kind in ("reload", "restart"):
+        print(f"median browser {kind}: in the seat {statistics.median(getattr(r, kind + '_s') for r in reports):.2f} s "
+              f"after the kernel began the join cell; join() returned after "
+              f"{statistics.median(getattr(r, kind + '_join_s') for r in reports):.2f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--browser", action="store_true",
+                        help="the reload and the restart in JupyterLab pages (Debian's chromium)")
     options = parser.parse_args()
+    if options.browser:
+        browser(options.runs)
+        return
     home = tempfile.mkdtemp(prefix="rejoin-bench-")
     env = {**os.environ, "TRIVIADOR_NB_HOME": home}
     host = RoomHost()

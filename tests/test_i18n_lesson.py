@@ -129,6 +129,45 @@ def test_host_in_hungarian_opens_rooms_with_the_hungarian_questions():
         english.close()
 
 
+def _host_command_rooms(monkeypatch, capsys, *arguments):
+    """The rooms ``triviador-nb host --rooms 1 --for 0 ARGUMENTS`` opened (on 127.0.0.1), its exit status and stderr."""
+    from triviador_nb.cli import main
+
+    opened = []
+    open_room = RoomHost.open_room
+
+    def recording(self, *args, **kwargs):
+        opened.append(open_room(self, *args, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(RoomHost, "open_room", recording)
+    status = main(["host", "--rooms", "1", "--for", "0", *arguments])
+    return opened, status, capsys.readouterr().err
+
+
+def test_the_host_command_in_hungarian_opens_rooms_with_the_hungarian_questions(monkeypatch, capsys):
+    """``triviador-nb host --language hu`` as ``host(language="hu")``: the
+    room speaks Hungarian and asks the built-in Hungarian bank; a bank given
+    is kept; without --language the room is English, with the English bank."""
+    rooms, status, _err = _host_command_rooms(monkeypatch, capsys, "--language", "HU")
+    assert status == 0 and len(rooms) == 1
+    assert rooms[0].language == "hu" and rooms[0].specs["bank"] == "hungarian_hu"
+    assert rooms[0].bank.guess[0].text.startswith("A hagyomány szerint")
+    rooms, status, _err = _host_command_rooms(monkeypatch, capsys, "--language", "hu", "--bank",
+                                              "general_knowledge_en")
+    assert status == 0 and (rooms[0].language, rooms[0].specs["bank"]) == ("hu", "general_knowledge_en")
+    rooms, status, _err = _host_command_rooms(monkeypatch, capsys)
+    assert status == 0 and (rooms[0].language, rooms[0].specs["bank"]) == ("en", "general_knowledge_en")
+
+
+def test_the_host_command_refuses_a_language_it_has_no_catalogue_for(monkeypatch, capsys):
+    rooms, status, err = _host_command_rooms(monkeypatch, capsys, "--language", "xx")
+    assert (rooms, status) == ([], 2)
+    assert err.startswith("triviador-nb host: --language: there is no language 'xx'; there are en (English), "
+                          "cs (Čeština), hu (Magyar).")
+    assert "Traceback" not in err
+
+
 # --- the form's words ---------------------------------------------------------------------------
 
 

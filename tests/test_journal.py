@@ -232,6 +232,7 @@ def test_resume_refuses_a_damaged_setup_with_a_journal_error(tmp_path, setup):
     from triviador_nb.ui import play, resume
     path = tmp_path / "lesson.journal"
     app = play(seed=3, journal=path, clock=ManualClock())
+    app.start()  # the file is made at Start (issue 24)
     app.close()
     lines = path.read_text(encoding="utf-8").splitlines()
     header = json.loads(lines[0])
@@ -413,6 +414,7 @@ def test_a_stale_owner_file_beside_a_deleted_journal_does_not_stop_a_new_one(tmp
     path = tmp_path / "lesson.journal"
     (tmp_path / "lesson.journal.owner").write_text("0123456789abcdef", encoding="ascii")  # its journal deleted
     app = play(seed=3, journal=path, clock=ManualClock(), you=None)
+    app.start()  # the file is made at Start (issue 24)
     assert app.journal.problem == "" and not app.journal.lost
     assert json.loads(path.read_text(encoding="utf-8").splitlines()[0])["setup"]["rules"] == "conquiztador"
     assert (tmp_path / "lesson.journal.owner").read_text(encoding="ascii") != "0123456789abcdef"
@@ -436,6 +438,8 @@ def test_play_in_a_language_brings_its_built_in_questions_and_keeps_a_bank_given
     hungarian = play(seed=3, language="hu", journal=tmp_path / "hu.journal", clock=ManualClock())
     given = play(seed=3, language="hu", bank="geography_en", journal=tmp_path / "given.journal", clock=ManualClock())
     english = play(seed=3, language="en", journal=tmp_path / "en.journal", clock=ManualClock())
+    for app in (hungarian, given, english):
+        app.start()  # the file is made at Start (issue 24)
     banks = [json.loads((tmp_path / f"{n}.journal").read_text(encoding="utf-8").splitlines()[0])["setup"]["bank"]
              for n in ("hu", "given", "en")]
     assert banks == ["hungarian_hu", "geography_en", "general_knowledge_en"]

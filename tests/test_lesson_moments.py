@@ -221,6 +221,19 @@ def test_a_players_place_during_the_game_counts_equal_scores_as_one_place():
     assert place_text(running, None) == ""
 
 
+def test_no_place_before_the_first_reveal_or_the_first_points():
+    """Issue 24: equal scores and no question revealed yet: no place line;
+    the first points that change hands, or the first reveal, bring it."""
+    v = ended_view()
+    start = replace(v, ranking=None, places=None, stage="pick", reveal=None,
+                    players=tuple(replace(p, score=1000, in_game=True) for p in v.players))
+    assert [place_text(start, seat) for seat in range(3)] == ["", "", ""]
+    scored = replace(start, players=tuple(replace(p, score=s) for p, s in zip(start.players, (1000, 1200, 1000))))
+    assert place_text(scored, 1) == "You are 1st of 3" and place_text(scored, 2) == "You are 2nd of 3 (a shared place)"
+    revealed = replace(start, reveal=v.reveal)
+    assert v.reveal is not None and place_text(revealed, 0) == "You are 1st of 3 (a shared place)"
+
+
 @pytest.mark.parametrize("language, expected", [
     ("en", ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st"]),
     ("hu", ["1.", "2.", "3.", "4.", "11.", "12.", "13.", "21.", "22.", "23.", "101."]),
@@ -244,12 +257,29 @@ def test_the_place_line_in_each_language(language, second, shared):
         assert place_text(tied, tied.ranking[0]) == shared
 
 
-def test_a_players_screen_shows_their_place_and_a_watcher_s_does_not():
+def test_a_players_screen_shows_their_place_from_the_first_reveal_and_a_watcher_s_does_not():
+    """Issue 24: at Start everyone was "1st of 3 (a shared place)", which
+    tells a player nothing: no place line through the get-ready and the
+    first question, until its reveal; then the standing by score."""
     clock = ManualClock()
     app = play(seed=3, clock=clock, journal=False)
     assert app.place.widget.value == ""  # before Start
     app.start()
-    assert ">You are 1st of 3 (a shared place)<" in app.place.widget.value  # the bases alone: all equal
+    assert app.place.widget.value == ""  # the get-ready: the bases alone, all equal
+    for _ in range(200):
+        clock.advance(0.25)
+        if app.game.question is not None:
+            break
+    first = app.table.view(0)
+    assert first.question is not None and first.reveal is None and len({p.score for p in first.players}) == 1
+    assert app.place.widget.value == ""  # the first question is open: nobody has scored
+    for _ in range(400):
+        clock.advance(0.25)
+        if app.table.view(0).reveal is not None:
+            break
+    revealed = app.table.view(0)
+    assert revealed.reveal is not None and revealed.ranking is None
+    assert f">You are {ordinal(standing(revealed)[0])} of 3" in app.place.widget.value
     app.autoplay()
     v = app.table.view(0)
     assert f">You are {ordinal(standing(v)[0])} of 3" in app.place.widget.value

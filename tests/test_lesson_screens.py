@@ -250,7 +250,7 @@ def test_the_saved_game_list_tells_games_apart_and_leaves_out_unplayed_and_bots_
 
     clock = ManualClock()
     unplayed = play(seed=11, clock=clock)
-    unplayed_path = unplayed.journal.path
+    unplayed_path = unplayed.journal_path
     unplayed.close()  # the cell run again before anyone moved
     assert not unplayed_path.exists()
     demo = play(you=None, bots=("easy", "medium", "hard"), seed=2024, clock=clock)
@@ -270,6 +270,52 @@ def test_the_saved_game_list_tells_games_apart_and_leaves_out_unplayed_and_bots_
     labels = [saved_label(g) for g in found]
     assert len(set(labels)) == 2 and all(" · ConQUIZtador · Your team · game " in label for label in labels)
     assert labels[0].split(" · ")[3:] == ["game 22", f"{found[0].moves} moves"] and found[0].moves > 3
+
+
+def test_a_single_screen_game_s_journal_is_made_at_start_not_when_the_page_opens(token_home):
+    """Issue 24 bug 6: every page open of play.ipynb wrote a journal (deleted
+    again on close, but left behind when the kernel died first). The file is
+    made at the first move, Start, with the whole game so far; opened and
+    closed unplayed, the journals folder stays empty."""
+    from triviador_nb.classroom import read_journal
+    from triviador_nb.classroom.journal import journals_dir
+    from triviador_nb.ui import play
+
+    clock = ManualClock()
+    opened = play(seed=11, clock=clock)
+    assert opened.journal is None and opened.journal_path.parent == journals_dir()
+    assert not journals_dir().exists() or list(journals_dir().iterdir()) == []  # the page is open: no file
+    opened.close()
+    assert not journals_dir().exists() or list(journals_dir().iterdir()) == []
+    app = play(seed=12, clock=clock)
+    assert not app.journal_path.exists()
+    app.start()
+    assert app.journal is not None and app.journal.path == app.journal_path and app.journal_path.exists()
+    for _ in range(200):  # the get-ready, then the first question
+        clock.advance(0.25)
+        if app.panel._accepting and app.game.question is not None and app.game.question.is_guess:
+            break
+    app.panel.guess_box.value = "1848"
+    contents = read_journal(app.journal_path)
+    assert contents.header["setup"]["humans"] == ["Your team"] and len(contents.games) == 1
+    assert contents.games[0]["seed"] == 12 and contents.games[0]["record"] == [str(e) for e in app.game.record]
+    assert any(line.startswith("answer p1 1848") for line in contents.games[0]["record"])
+    assert "triviador_nb.resume(" in app.controls.saved.value  # the teacher's box says where, once it is there
+    app.close()
+    assert [p.name for p in journals_dir().glob("*.journal")] == [app.journal_path.name]
+
+
+def test_a_journal_named_by_the_teacher_is_refused_at_once_when_its_file_exists(token_home, tmp_path):
+    from triviador_nb.ui import play
+
+    taken = tmp_path / "lesson.journal"
+    taken.write_text("mine\n", encoding="utf-8")
+    with pytest.raises(FileExistsError, match="lesson.journal exists already: a new game is saved to a new file"):
+        play(seed=3, clock=ManualClock(), journal=taken)
+    assert taken.read_text(encoding="utf-8") == "mine\n"
+    fresh = play(seed=3, clock=ManualClock(), journal=tmp_path / "new.journal")
+    fresh.close()  # never started: no file, even for a path the teacher chose
+    assert not (tmp_path / "new.journal").exists()
 
 
 def test_a_student_s_own_game_folds_the_teacher_s_box_away_and_undo_ends_with_the_game():

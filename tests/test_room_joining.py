@@ -100,6 +100,21 @@ def test_after_a_kernel_restart_join_with_nothing_typed_is_back_in_the_seat(room
     back.close()
 
 
+def test_a_student_s_join_imports_nothing_of_the_teacher_s_screen():
+    """Issue 24: a restarted kernel's rejoin is mostly its import. ``from
+    triviador_nb.ui import join`` and a join load neither the QR code
+    library (the teacher's screen draws the code), nor pandas and the
+    reports, nor the setup form, the teacher's screen or the banks."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from triviador_nb.ui import join; import triviador_nb.ui.student; "
+            "print([m for m in ('segno', 'pandas', 'openpyxl', 'triviador_nb.reports', 'triviador_nb.banks', "
+            "'triviador_nb.ui.setup', 'triviador_nb.ui.teacher', 'triviador_nb.ui.join_link') if m in sys.modules])")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "['triviador_nb.ui.join_link']"  # (the link's code and address fill the form)
+
+
 def test_an_old_join_or_a_closed_room_fills_the_form_and_waits_for_join(room, cell):
     room_host, the_room = room
     rejoin.remember(rejoin.LastJoin(the_room.code, "Anna", "", time.time() - rejoin.REJOIN_WITHIN_S - 60))

@@ -442,16 +442,25 @@ def _add_host_parser(commands: argparse._SubParsersAction) -> None:
     host.add_argument("--start-after", type=float, default=60.0, metavar="S",
                       help="start a room S seconds after its first student joined (default: 60)")
     host.add_argument("--pace", type=float, default=1.0, help="bot and result pace (default: 1.0)")
+    host.add_argument("--language", default=None, metavar="CODE",
+                      help="the rooms' language (hu, cs...): the students' screens speak it, and without --bank the "
+                      "questions are the built-in bank in it, as host(language=...) (default: en)")
     host.add_argument("--for", dest="serve_for", type=float, default=None, metavar="S",
                       help="stop after S seconds (default: serve until stopped)")
-    host.set_defaults(run=_run_host)
+    host.set_defaults(run=_run_host, bank=None)  # no --bank: the built-in bank in --language
 
 
 def _run_host(args: argparse.Namespace) -> int:
     import signal
 
+    from triviador_nb.i18n import LanguageError
     from triviador_nb.rooms import RoomHost
 
+    try:
+        language, bank = _host_language_and_bank(args)
+    except LanguageError as error:
+        print(f"{PROG} host: --language: {error}", file=sys.stderr)
+        return 2
     hub = None
     if args.hub:
         from triviador_nb.rooms.identity import HubIdentities
@@ -476,9 +485,8 @@ def _run_host(args: argparse.Namespace) -> int:
         print(f"{PROG} host: cannot listen on {args.address}: {error}", file=sys.stderr)
         return 2
     try:
-        bank = args.bank if len(args.bank) > 1 else args.bank[0]
         game_map = _host_map(args) if args.rooms else None
-        rooms = [room_host.open_room(args.rules, game_map, bank, pace=args.pace,
+        rooms = [room_host.open_room(args.rules, game_map, bank, pace=args.pace, language=language,
                                      owner="*" if hub is not None else None) for _ in range(args.rooms)]
     except (ValueError, OSError) as error:
         room_host.close()
@@ -521,6 +529,25 @@ def _run_host(args: argparse.Namespace) -> int:
             signal.signal(number, handler)
     print("rooms closed", flush=True)
     return 0
+
+
+def _host_language_and_bank(args: argparse.Namespace) -> tuple[str, object]:
+    """The rooms' language code (``"hu"``; ``"en"`` without ``--language``)
+    and their bank: ``--bank`` as given, else the built-in bank in that
+    language (``hungarian_hu`` for ``hu``; ``general_knowledge_en`` for a
+    language with none), as :func:`triviador_nb.ui.host` chooses.
+
+    Raises:
+        LanguageError: no catalogue for ``--language`` (the message lists the languages there are).
+    """
+    from triviador_nb.banks import DEFAULT_BANK, language_bank
+    from triviador_nb.i18n import SOURCE, speaking
+
+    with speaking(args.language or SOURCE) as language:  # (the code as the catalogues name it: "HU" -> "hu")
+        pass
+    if args.bank is not None:
+        return language, args.bank if len(args.bank) > 1 else args.bank[0]
+    return language, language_bank(DEFAULT_BANK, language) or DEFAULT_BANK
 
 
 def _host_map(args: argparse.Namespace):

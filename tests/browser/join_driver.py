@@ -55,6 +55,7 @@ class JoinReport:
     link: str = ""
     link_code_filled: str = ""
     link_address_filled: str = ""
+    seat_header: str = ""  # Anna's room line in her seat before the reload ("Room ... · Anna · seat 1 (red) · connected")
     reload_s: float | None = None  # the join cell's start (after the reload) to the map shown
     reload_join_s: float | None = None  # the join cell's start to join()'s return, in the kernel
     reload_header: str = ""
@@ -123,6 +124,9 @@ def run_joining(url: str, out_dir: Path) -> JoinReport:
             report.lobby_shots.append(str(shot))
         teacher.get_by_role("button", name="Start the game").first.click()
         _map_shown_at(anna)
+        anna.wait_for_function("() => /· seat \\d+ \\(.+\\) · connected$/.test("
+                               "document.querySelector('.tnb-root .tnb-message').innerText.trim())", timeout=30_000)
+        report.seat_header = anna.locator(".tnb-root .tnb-message").first.inner_text().strip()
         # a reload: the kernel and its connection stay; the student runs the join cell again
         before = time.time()
         anna.reload()
@@ -130,7 +134,7 @@ def run_joining(url: str, out_dir: Path) -> JoinReport:
         began = _fresh_began(anna, before)
         report.reload_s = round(_map_shown_at(anna) - began, 2)
         report.reload_join_s = round(_fresh_began(anna, before, SEATED) - began, 2)
-        report.reload_header = anna.locator(".tnb-root .tnb-message").first.inner_text()
+        report.reload_header = anna.locator(".tnb-root .tnb-message").first.inner_text().strip()
         report.reload_form_shown = anna.get_by_placeholder("K7-PQ45").first.is_visible()
         anna.screenshot(path=str(out_dir / "rejoin-after-reload.png"))
         # a kernel restart: the form comes back filled and she is back in her seat by itself
@@ -139,7 +143,9 @@ def run_joining(url: str, out_dir: Path) -> JoinReport:
         began = _fresh_began(anna, before)
         report.restart_s = round(_map_shown_at(anna) - began, 2)
         report.restart_join_s = round(_fresh_began(anna, before, SEATED) - began, 2)
-        report.restart_header = anna.locator(".tnb-root .tnb-message").last.inner_text()
+        anna.wait_for_function("() => [...document.querySelectorAll('.tnb-root .tnb-message')].pop()"
+                               ".innerText.trim().endsWith(' · connected')", timeout=30_000)
+        report.restart_header = anna.locator(".tnb-root .tnb-message").last.inner_text().strip()
         report.restart_form = [anna.get_by_placeholder(p).last.input_value() for p in ("K7-PQ45", "your name")]
         anna.screenshot(path=str(out_dir / "rejoin-after-restart.png"))
         browser.close()

@@ -9,8 +9,9 @@ package's own file.
    cues the page played and the sizes of the files it played them from are
    read; End game, and the podium.
 2. A player's screen (``play.ipynb`` in Voila at 1366x900, you against two
-   bots): the 3-2-1, "2 of 3 answered" once the bots answered, the place line,
-   and after End game the podium and "You are ... of 3".
+   bots): the 3-2-1, "2 of 3 answered" once the bots answered (and no place
+   line yet: nobody has scored), the place line once someone leads, and
+   after End game the podium and "You are ... of 3".
 
 Screenshots of each moment. Run by ``test_browser.py``; by hand::
 
@@ -48,7 +49,9 @@ class MomentsReport:
     podium: dict = field(default_factory=dict)  # page -> the podium's steps' text
     podium_box: dict = field(default_factory=dict)  # page -> the podium's size, px
     scores: dict = field(default_factory=dict)  # page -> the scores at the end, in seat order
-    place: list[str] = field(default_factory=list)  # the player's place lines seen
+    place_at_first_question: str | None = None  # the place line while the first question is open ("": none)
+    place: list[str] = field(default_factory=list)  # the player's place lines once someone leads, and at the end
+    podium_names: dict = field(default_factory=dict)  # page -> [(the step's place, [names on it])]
     screenshots: list[str] = field(default_factory=list)
 
 
@@ -116,6 +119,9 @@ def _end_and_podium(page: Page, out: Path, report: MomentsReport, key: str) -> N
     podium.scroll_into_view_if_needed()
     page.wait_for_timeout(800)
     report.podium[key] = [step.inner_text() for step in page.locator(".tnb-podium-col").all()]
+    report.podium_names[key] = [(step.locator(".tnb-podium-step").inner_text().strip(),
+                                 step.locator(".tnb-podium-name").all_inner_texts())
+                                for step in page.locator(".tnb-podium-col").all()]
     report.scores[key] = [score.inner_text() for score in page.locator(".tnb-scores .tnb-score").all()]
     box = podium.bounding_box()
     report.podium_box[key] = {"width": round(box["width"]), "height": round(box["height"])}
@@ -173,14 +179,23 @@ def player(page: Page, url: str, out: Path, report: MomentsReport) -> None:
         if line and (not seen or seen[-1] != line):
             seen.append(line)
         if line.startswith("2 of"):
-            report.place.append(page.locator(".tnb-place-line").first.inner_text())
+            report.place_at_first_question = _place_line(page)
             page.evaluate("window.scrollTo(0, 0)")
             page.wait_for_timeout(300)
             _shot(page, out, report, "player-2-of-3-answered.png")
             break
         page.wait_for_timeout(100)
+    _scores_differ(page, 60)
+    page.locator(".tnb-place-line").first.wait_for(timeout=10_000)
+    report.place.append(_place_line(page))
     _end_and_podium(page, out, report, "player")
-    report.place.append(page.locator(".tnb-place-line").first.inner_text())
+    report.place.append(_place_line(page))
+
+
+def _place_line(page: Page) -> str:
+    """The place line's text, "" when there is none on the page."""
+    line = page.locator(".tnb-place-line")
+    return line.first.inner_text() if line.count() else ""
 
 
 def run_moments(url: str, out: Path) -> MomentsReport:

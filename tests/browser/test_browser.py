@@ -15,11 +15,8 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -27,6 +24,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "test-artifacts" / "browser"
 sys.path.insert(0, str(Path(__file__).parent))
+from lab_server import jupyter_server  # noqa: E402 (beside this file)
 
 try:
     from driver import chromium_path, play_whole_game
@@ -45,37 +43,11 @@ if MISSING and os.environ.get("CI"):
 pytestmark = pytest.mark.skipif(bool(MISSING), reason=MISSING or "ok")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server_url(tmp_path_factory):
-    port = _free_port()
     home = tmp_path_factory.mktemp("kernel-home")  # the kernels' journals and seat keys, never the real home
-    OUT.mkdir(parents=True, exist_ok=True)
-    log = open(OUT / "jupyter-server.log", "w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
-         f"--port={port}", "--IdentityProvider.token=", "--ServerApp.password=",
-         f"--ServerApp.root_dir={REPO}"], stdout=log, stderr=subprocess.STDOUT,
-        env={**os.environ, "TRIVIADOR_NB_HOME": str(home)})
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(240):
-        try:
-            urllib.request.urlopen(f"{url}/api", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        server.terminate()
-        raise RuntimeError("the Jupyter server did not start in 120 s; see test-artifacts/browser/jupyter-server.log")
-    yield url
-    server.terminate()
-    server.wait(timeout=30)
-    log.close()
+    with jupyter_server(home, OUT / "jupyter-server.log") as url:
+        yield url
 
 
 def check_game(report) -> None:
@@ -189,10 +161,14 @@ def test_students_join_by_the_link_and_rejoin_with_nothing_typed(server_url):
     assert report.link.endswith(f"/lab/tree/notebooks/join.ipynb?code={report.code}"), report.link
     assert report.link_code_filled == report.code and report.link_address_filled == ""
     assert report.lobby_text.startswith("2 of 3 seats"), report.lobby_text
+    # back in the same seat with nothing typed: after the reload the game at once, no form; after the restart
+    # the form filled from the last join and the seat taken again by itself
+    assert re.fullmatch(rf"Room {report.code} · Anna · seat [123] \((red|blue|green)\) · connected",
+                        report.seat_header), report.seat_header
     assert report.reload_s is not None and not report.reload_form_shown, report
-    assert "· Anna · seat" in report.reload_header and report.reload_header.endswith("connected"), report
+    assert report.reload_header == report.seat_header, (report.reload_header, report.seat_header)
     assert report.restart_form == [report.code, "Anna"], report.restart_form
-    assert "· Anna · seat" in report.restart_header and report.restart_header.endswith("connected"), report
+    assert report.restart_s is not None and report.restart_header == report.seat_header, report
 
 
 def test_the_same_teacher_screen_runs_a_room_of_a_host_process(server_url, tmp_path):
@@ -264,8 +240,15 @@ def test_the_get_ready_the_answered_count_the_podium_and_a_cue_from_the_package(
         assert places[0] == "1st" and set(places) <= {"1st", "2nd", "3rd"}, report.podium[key]
     assert "Team A" in " ".join(report.podium["projector"]) and "Team B" in " ".join(report.podium["projector"])
     assert report.podium_box["projector"]["height"] >= 250  # read from the back of the room
+    # no place while the first question is open (everyone was "1st of 3 (a shared place)"); a place once
+    # someone leads, and at the end the player's own step of the podium
+    assert report.place_at_first_question == "", report.place_at_first_question
     place = re.compile(r"You are [123](st|nd|rd) of 3( \(a shared place\))?")
-    assert all(place.fullmatch(line) for line in report.place), report.place
+    assert len(report.place) == 2 and all(place.fullmatch(line) for line in report.place), report.place
+    step, names = next((step, names) for step, names in report.podium_names["player"]
+                       if any(not name.startswith("Bot ") for name in names))
+    assert report.place[-1] == f"You are {step} of 3" + (" (a shared place)" if len(names) > 1 else ""), \
+        (report.place, report.podium_names)
 
 
 @pytest.mark.parametrize("where", ["voila", "lab"])

@@ -217,11 +217,16 @@ def catalogue_path(code: str) -> Path | None:
         return None
 
 
+def language_codes() -> list[str]:
+    """The codes of the languages there are (:func:`languages` without the
+    names, which Babel takes a while to load): ``["en", "cs", "hu"]``, English first."""
+    return sorted({SOURCE, *_catalogue_files()}, key=lambda c: (c != SOURCE, c))
+
+
 def languages() -> dict[str, str]:
     """The languages there are, code -> name in that language
     (``{"en": "English", "cs": "Čeština", "hu": "Magyar"}``), English first."""
-    codes = {SOURCE, *_catalogue_files()}
-    return {code: language_name(code) for code in sorted(codes, key=lambda c: (c != SOURCE, c))}
+    return {code: language_name(code) for code in language_codes()}
 
 
 def language_name(code: str) -> str:

@@ -57,7 +57,9 @@ class GameApp(GameScreen):
         table: the game table the screen shows.
         controls: the :class:`~.controls.TeacherControls` (None without).
         journal: the :class:`~triviador_nb.classroom.Journal` writing this
-            app's games, once :meth:`keep_journal` was called (None before).
+            app's games, once :meth:`keep_journal` was called and the game
+            started (None before: a new journal's file is made at Start).
+        journal_path: where :meth:`keep_journal` keeps the games (None: nowhere).
         widget: the root widget (the app also displays itself).
         map_view, panel: the map and the question panel (tests click them).
     """
@@ -70,6 +72,8 @@ class GameApp(GameScreen):
         self.table = Table(game, bots, clock, pace=pace, reveal_s=reveal_s, think_s=think_s, new_game=new_game,
                            earlier=earlier)
         self.journal: Journal | None = None
+        self.journal_path: Path | None = None
+        self._unsaved = ""  # why the journal could not be made at Start ("": it was, or not yet)
         self._discard_unplayed = False
         source = TableSource(self.table, report=lambda: panels.report_html(question_reports([self.table.game])))
         super().__init__(source, game_map, human, teams=dict(teams or {}), language=language)
@@ -93,26 +97,54 @@ class GameApp(GameScreen):
                 self.journal.discard()  # nobody moved: nothing to resume (the cell run again, Run All)
 
     def keep_journal(self, path: str | Path, setup: dict, resumed: JournalContents | None = None,
-                     discard_unplayed: bool = False) -> Journal:
+                     discard_unplayed: bool = False) -> None:
         """Write every game of this app to the journal ``path`` as it is played
-        (:class:`~triviador_nb.classroom.Journal`); the title then says where,
-        and a failed write is shown. With ``discard_unplayed`` (a journal the
-        app named itself) the file is deleted when the app closes before
-        anyone moved (issue 24: every page open left one). Returns the journal."""
+        (:class:`~triviador_nb.classroom.Journal`); the teacher's box then
+        says where, and a failed write is shown. A new journal's file is made
+        at the first move, Start (issue 24: every page open wrote one, so
+        opening play.ipynb and closing it left a file when the kernel died
+        first); a ``resumed`` one is continued at once. With
+        ``discard_unplayed`` (a journal the app named itself) the file is
+        deleted when the app closes before anyone moved.
+
+        Raises:
+            FileExistsError: a new journal's ``path`` exists already.
+        """
+        self.journal_path = Path(path)
         self._discard_unplayed = discard_unplayed and resumed is None
-        self.journal = Journal(path, self.table, setup, resumed=resumed,
-                               on_lost=lambda: self.table.clock.call_later(0, self.table.hold))
-        if self.controls is not None:
-            self.controls.show_journal(str(Path(path).resolve()))
+        if resumed is None and not self.table.started:
+            if self.journal_path.exists():
+                raise FileExistsError(_("{path} exists already: a new game is saved to a new file")
+                                      .format(path=self.journal_path))
+            self.table.on_change(lambda _events: self._guarded(lambda: self._open_journal(setup)))
+        else:
+            self._open_journal(setup, resumed)
         self.table.on_change(lambda _events: self._guarded(self._journal_problem))
-        return self.journal
+
+    def _open_journal(self, setup: dict, resumed: JournalContents | None = None) -> None:
+        """Make (or continue) the journal, once the game has started (or at once when resumed)."""
+        if self.journal is not None or self._unsaved or self.journal_path is None or not (self.table.started
+                                                                                          or resumed):
+            return
+        path = self.journal_path
+        try:
+            self.journal = Journal(path, self.table, setup, resumed=resumed,
+                                   on_lost=lambda: self.table.clock.call_later(0, self.table.hold))
+        except OSError as error:
+            if resumed is not None:
+                raise
+            self._unsaved = str(error) or type(error).__name__  # one try: the game goes on unsaved, and says so
+            return
+        if self.controls is not None:
+            self.controls.show_journal(str(path.resolve()))
 
     def _journal_problem(self) -> None:
         if self.journal is not None and self.journal.lost:
             self._say(_("This game was resumed on another screen (another tab, or this page reloaded) and goes on "
                         "there; it is paused here."), warn=True)
-        elif self.journal is not None and self.journal.problem:
-            self._say(_("Not saved: {problem}. The game goes on.").format(problem=self.journal.problem), warn=True)
+        elif self.journal is not None and self.journal.problem or self._unsaved:
+            problem = self.journal.problem if self.journal is not None else self._unsaved
+            self._say(_("Not saved: {problem}. The game goes on.").format(problem=problem), warn=True)
 
     # the table's parts, for code that reads them (tests, reports, a teacher's cell)
     human = property(lambda self: self.seat, doc="The seat the person at the screen plays.")

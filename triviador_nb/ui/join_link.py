@@ -21,13 +21,16 @@ from __future__ import annotations
 import os
 import posixpath
 from functools import lru_cache
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 import anywidget
-import segno
 import traitlets
 
 from ..rooms import codes
+
+if TYPE_CHECKING:
+    import segno
 
 _ESM = r"""
 function pageConfig() {
@@ -115,9 +118,13 @@ def join_link(page: PageInfo, code: str, address: str | None = None) -> str | No
             f"{quote(posixpath.join(folder, JOIN_NOTEBOOK))}?{urlencode(query)}")
 
 
-def qr_code(link: str) -> segno.QRCode:
+def qr_code(link: str) -> "segno.QRCode":
     """The QR code of ``link`` (error correction M: a code still scans with
-    15% of it hidden, a glare on a projector's screen)."""
+    15% of it hidden, a glare on a projector's screen). ``segno`` is
+    imported here, by the teacher's screen: a student's ``join`` never
+    draws one (issue 24: 0.1 s of a restarted kernel's rejoin)."""
+    import segno
+
     return segno.make_qr(link, error="m")
 
 

@@ -7,7 +7,7 @@ seat sooner when ``join`` imports less).
 
 from __future__ import annotations
 
-from ..i18n import N_, LanguageError, _, languages, translation
+from ..i18n import N_, LanguageError, _, language_codes, translation
 
 #: A bot's skill (its identifier) -> its name on screen.
 SKILL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
@@ -15,8 +15,10 @@ SKILL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
 
 def language_here(code: object) -> str | None:
     """``code`` when this kernel has that language (a room's, a journal's),
-    else None (the screen then speaks the kernel's language)."""
-    if not isinstance(code, str) or code not in languages():
+    else None (the screen then speaks the kernel's language). Asks for the
+    codes only: the languages' names would load Babel's data for each (70 ms
+    of a student's rejoin, issue 24)."""
+    if not isinstance(code, str) or code not in language_codes():
         return None
     try:
         translation(code)

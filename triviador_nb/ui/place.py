@@ -1,6 +1,8 @@
 """A player's place, on their own screen: "You are 2nd of 3" (issue 24).
 
-During the game the place is the standing by score now: players still in
+Nothing is said until a place means something (the first reveal, or the
+first points that change hands: :func:`placed`). During the game the place
+is the standing by score now: players still in
 the game by score, equal scores sharing a place (``1, 1, 3``), then the
 players out of the game; at the end it is the final place of the view
 (``View.places``: shared as D13 and D16 say). Ordinals are made per language
@@ -61,10 +63,20 @@ def standing(view: View) -> dict[int, int]:
     return result
 
 
+def placed(view: View) -> bool:
+    """Whether a place means anything yet: the game is over, a question has
+    been revealed, or the scores are no longer all equal. Before that (Start,
+    the bases, the first question) everyone would be "1st of 3 (a shared
+    place)", which tells a player nothing (issue 24)."""
+    return (view.ranking is not None or view.reveal is not None
+            or len({p.score for p in view.players}) > 1)
+
+
 def place_text(view: View, seat: int | None) -> str:
     """``"You are 2nd of 3"`` for ``seat`` (``"... (a shared place)"`` when
-    another seat has the same place); "" for no seat or before Start."""
-    if seat is None or not view.started:
+    another seat has the same place); "" for no seat, before Start, and
+    until the first reveal or the first points (:func:`placed`)."""
+    if seat is None or not view.started or not placed(view):
         return ""
     places = standing(view)
     place = places[seat]

@@ -57,7 +57,8 @@ def play(map: str | Path | GameMap = "hungary", bank: object = None,
         journal: where the game is saved as it is played, for :func:`resume`
             after a kernel restart: a file path, True for a new file under
             ``$TRIVIADOR_NB_HOME/journals`` (default ``~/.triviador_nb``), or
-            False for none.
+            False for none. The file is made at Start (a page opened and
+            closed unplayed leaves none: issue 24).
         language: the language of the screen (``"hu"``), made the kernel's
             language (:func:`triviador_nb.i18n.set_language`), so the report
             after the game speaks it too; None: the kernel's. The default
