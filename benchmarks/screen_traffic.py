@@ -89,7 +89,7 @@ def play_one(rules: str, seed: int, map_name: str) -> tuple[list[dict], Counter]
     moves: list[dict] = []
     per_widget: Counter = Counter()
     with WidgetTraffic() as traffic:
-        state = {"start": 0, "ticks": 0, "planned": ""}
+        state = {"start": 0, "ticks": 0, "planned": "", "tick_calls": 0}
 
         def moved(_events) -> None:
             sizes = traffic.messages[state["start"]:]
@@ -119,12 +119,21 @@ def play_one(rules: str, seed: int, map_name: str) -> tuple[list[dict], Counter]
         app.table.on_change(moved)
         original_tick = app._tick
 
-        def counted_tick(state_id: str) -> None:
+        def counted_tick(*args) -> None:  # the screen's own signature, whatever it is
             before = len(traffic.messages)
-            original_tick(state_id)
+            original_tick(*args)
             state["ticks"] += sum(size for _, size in traffic.messages[before:])
+            state["tick_calls"] += 1
 
         app._tick = counted_tick
+        said = app._say
+
+        def no_fault(text: str, *args, **keys) -> None:  # a fault shown would be measured as traffic
+            if text.startswith("Something went wrong"):
+                raise RuntimeError(f"{rules} game {seed}: the screen said {text!r}")
+            said(text, *args, **keys)
+
+        app._say = no_fault
         state["start"] = len(traffic.messages)
         app.start()
         for _ in range(200_000):
@@ -139,6 +148,8 @@ def play_one(rules: str, seed: int, map_name: str) -> tuple[list[dict], Counter]
     app.close()
     if played < 20 or not moves:
         raise RuntimeError(f"{rules} game {seed}: only {played} record entries, {len(moves)} moves")
+    if state["tick_calls"] < len(moves):  # the countdown ran: several ticks per timed prompt
+        raise RuntimeError(f"{rules} game {seed}: {state['tick_calls']} countdown ticks for {len(moves)} moves")
     return moves, per_widget
 
 
