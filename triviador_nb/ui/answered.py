@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from html import escape
 
-import ipywidgets as w
 
 from ..engine.view import View
 from ..i18n import _
+from .spliced_html import SplicedHTML
 
 ANSWERED_CSS = """
 <style>
@@ -38,7 +38,7 @@ class AnsweredCount:
     """
 
     def __init__(self) -> None:
-        self.widget = w.HTML()
+        self.widget = SplicedHTML()
         self.widget.add_class("tnb-answered")
 
     def show(self, view: View) -> None:
