@@ -666,13 +666,14 @@ def test_the_log_sends_only_its_new_lines_and_keeps_the_kernels_copy_whole():
     """Issue 29 item 4: a new event sends its line, not the 9 lines shown."""
     from triviador_nb.ui.event_log import EventLog
 
+    a, b, c = (f'<li class="tnb-ev-pick">Bot {n} takes Tolna (+200)</li>' for n in (1, 2, 3))
     log = EventLog()
-    log.show(["<li>b</li>", "<li>a</li>"])
+    log.show([b, a])
     with WidgetTraffic() as traffic:
-        log.show(["<li>c</li>", "<li>b</li>"])  # one new line on top, the oldest dropped
-    assert len(traffic.messages) == 1 and traffic.total_bytes < 120
-    assert log.lines == ["<li>c</li>", "<li>b</li>"]  # what a page loading the widget later gets
-    assert log.value == '<ul class="tnb-log"><li>c</li><li>b</li></ul>'
+        log.show([c, b])  # one new line on top, the oldest dropped: its kind and text travel
+    assert len(traffic.messages) == 1 and traffic.total_bytes < 95  # the two lines whole: 150 bytes
+    assert log.lines == [c, b]  # what a page loading the widget later gets
+    assert log.value == f'<ul class="tnb-log">{c}{b}</ul>'
     with WidgetTraffic() as traffic:
         log.show(["<li>x</li>"])  # an undo or a new game: the lines whole
     assert len(traffic.messages) == 1 and log.lines == ["<li>x</li>"]

@@ -17,6 +17,7 @@ from .spliced_html import SplicedHTML
 ANSWERED_CSS = """
 <style>
 .tnb-answered-line { font-size: 24px; font-weight: bold; color: #1B1B1B; padding: 2px 10px; }
+.tnb-answered-line:empty { display: none; }
 </style>
 """
 
@@ -44,7 +45,8 @@ class AnsweredCount:
     def show(self, view: View) -> None:
         """Show ``view``'s count (a message only when it changes)."""
         text = answered_text(view)
-        self.widget.value = f'<div class="tnb-answered-line" role="status">{escape(text)}</div>' if text else ""
+        # the line stays, empty and hidden (CSS), when there is nothing to say: its next count is a splice
+        self.widget.value = f'<div class="tnb-answered-line" role="status">{escape(text)}</div>'
 
     @property
     def value(self) -> str:

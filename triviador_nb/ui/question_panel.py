@@ -217,7 +217,7 @@ class QuestionPanel:
     def clear(self, message: str) -> None:
         """No question open: show ``message`` instead."""
         self._accepting = False
-        self.header.value = ""
+        self.header.value = '<div class="tnb-qhead"></div>'  # empty, not gone: the next header is a splice
         self.text.value = f'<div class="tnb-idle">{escape(message)}</div>'
         self.timer.clear()
         self.controls.children = ()

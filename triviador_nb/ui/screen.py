@@ -390,6 +390,8 @@ class GameScreen:
             self._note_answer(v)  # a team-mate's answer (or ours, seen again after a rejoin)
         if not v.paused and not v.is_over and v.state_id == self._timed and self._ticking != v.state_id:
             self._start_ticking(v.state_id)  # the teacher's Resume: the same prompt, its countdown going again
+        elif v.paused and v.state_id == self._timed:  # paused: the browser's count stands from now on
+            self.panel.set_time_left(source.time_left(), running=False)
 
     def _show_prompt(self, v: View) -> None:
         self._shown = v.state_id

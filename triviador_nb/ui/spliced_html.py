@@ -7,8 +7,8 @@ markup included, every time (benchmarks/screen_traffic.py: 130-230 bytes a
 message, most of a move). :class:`SplicedHTML` is a drop-in for it: setting
 ``value`` sends splices ``[at, cut, put]`` - at ``at``, drop ``cut``
 characters and insert ``put`` - for the parts that changed (a class and a
-text apart, :func:`splices`), when they are shorter than the value, in a
-custom message the browser applies to its copy; the kernel's copy is updated as the
+text apart, :func:`splices`), when that message is shorter than the whole
+value's, in a custom message the browser applies to its copy; the kernel's copy is updated as the
 browser's is (ipywidgets' property lock: the value the browser has is not sent
 again), so a page that loads the widget later gets the whole value. Offsets
 count UTF-16 code units, as JavaScript strings do.
@@ -19,6 +19,7 @@ The browser draws it as ``ipywidgets.HTML`` does (``widget-html`` around a
 
 from __future__ import annotations
 
+import json
 from difflib import SequenceMatcher
 
 import anywidget
@@ -50,10 +51,13 @@ export default {
 };
 """
 
-# a splice message is sent only when it saves at least this many bytes over the whole value (its own keys)
-_SAVING = 24
 SPLICE = 12  # about what a splice costs in JSON beyond its text ('[22, 128, ""], '): shorter runs kept are re-sent
 DIFF_LIMIT = 4000  # longer values are compared by their common start and end only (difflib is quadratic)
+
+
+def _size(message: dict) -> int:
+    """Bytes of ``message`` as Jupyter sends it (JSON, UTF-8)."""
+    return len(json.dumps(message, ensure_ascii=False).encode("utf-8"))
 
 
 def _units(text: str) -> int:
@@ -108,10 +112,11 @@ class SplicedHTML(anywidget.AnyWidget):
                 or not isinstance(old, str) or not isinstance(new, str)):
             super().notify_change(change)
             return
-        changes = splices(old, new)
-        if sum(len(put) + SPLICE for _at, _cut, put in changes) + _SAVING >= len(new):  # about as short whole
+        message = {"splice": [list(part) for part in splices(old, new)]}
+        if _size({"method": "custom", "content": message}) >= _size(
+                {"method": "update", "state": {"value": new}, "buffer_paths": []}):  # no shorter: send it whole
             super().notify_change(change)
             return
-        self.send({"splice": [list(part) for part in changes]})
+        self.send(message)
         with self._lock_property(value=new):  # the browser has it now: the kernel's copy follows unsent
             super().notify_change(change)
