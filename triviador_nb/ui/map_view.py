@@ -1,4 +1,5 @@
-"""The board on an ipyleaflet map: one Polygon and one label Marker per territory.
+"""The board on an ipyleaflet map: one Polygon and one label Marker per territory, and its name
+(one Marker each, or on a map of more than :data:`NAME_LAYER_LIMIT` territories one Marker for all).
 
 Measured on ipyleaflet 0.20: changing ``fill_color`` of one ``Polygon`` sends about
 70 bytes, while restyling a single ``GeoJSON`` layer re-sends every polygon.
