@@ -130,6 +130,15 @@ def measure(count: int, folder: Path, bases: bool) -> None:
     start = time.perf_counter()
     view.show(owners, values, towers, 3, choosable=ids[1:4])
     click_s = time.perf_counter() - start
+    # the baseline in the same run: the same click with nothing remembered of what was drawn, so every
+    # territory's traits are read and compared, as every click did before issue 29 item 5
+    owners[ids[0]] = SEAT_COLOURS["blue"]
+    view._drawn.clear()
+    start = time.perf_counter()
+    view.show(owners, values, towers, 3, choosable=ids[1:4])
+    unremembered_s = time.perf_counter() - start
+    if view.polygons[ids[0]].fill_color != SEAT_COLOURS["blue"] or view.polygons[ids[1]].weight != 4:
+        raise RuntimeError("the timed clicks did not redraw the map")
     for k, t in enumerate((ids[0], ids[len(ids) // 2], ids[-1])):
         owners[t], towers[t] = list(SEAT_COLOURS.values())[k], 3
     start = time.perf_counter()
@@ -138,7 +147,8 @@ def measure(count: int, folder: Path, bases: bool) -> None:
     print(f"{count:>5} territories: check {check_s:6.2f} s, load {load_s:6.2f} s; "
           f"{raw_points:,} points in the file, {size.vertices:,} drawn ({size.geometry_bytes / 1024:,.0f} KB of "
           f"outlines); first render {traffic.total_bytes / 1024:,.0f} KiB sent, {build_s:5.2f} s to build; "
-          f"fit and names {fit_s:5.2f} s; a click redraws in {click_s * 1000:5.1f} ms, "
+          f"fit and names {fit_s:5.2f} s; a click redraws in {click_s * 1000:5.1f} ms (every territory's "
+          f"traits read: {unremembered_s * 1000:5.1f} ms), "
           f"three bases in {bases_s * 1000:6.1f} ms", flush=True)
     view.close()
     if bases:

@@ -2,7 +2,9 @@
 about 10,000 widget messages). Run: ``.venv/bin/python benchmarks/map_render.py [--sizes 434 2328]``
 
 Builds a ``MapView`` of ``benchmarks/big_maps.py``'s synthetic grid and counts each widget message's
-JSON bytes, grouped by the model it opens (a Polygon, a Marker, a DivIcon...), with the time to build.
+JSON bytes, grouped by the model it opens (a Polygon, a Marker, a DivIcon...), with the time to build;
+then, as the baseline in the same run, the same map with one name marker per territory (``NAME_LAYER_LIMIT``
+raised past it), as every map was drawn before issue 29 item 5.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import comm
 
 from big_maps import grid_map
 from triviador_nb.maps import MapWarning, load_map
+from triviador_nb.ui import map_view
 from triviador_nb.ui.map_view import MapView
 
 
@@ -28,6 +31,16 @@ def measure(count: int, folder: Path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", MapWarning)
         game_map = load_map(path)
+    limit = map_view.NAME_LAYER_LIMIT
+    for label, name_layer_limit in (("now", limit), ("baseline, a marker per name", 10**9)):
+        map_view.NAME_LAYER_LIMIT = name_layer_limit
+        try:
+            render(count, game_map, label)
+        finally:
+            map_view.NAME_LAYER_LIMIT = limit
+
+
+def render(count: int, game_map, label: str) -> None:
     messages: Counter[str] = Counter()
     sizes: Counter[str] = Counter()
     original = comm.DummyComm.publish_msg
@@ -45,8 +58,12 @@ def measure(count: int, folder: Path) -> None:
         build_s = time.perf_counter() - start
     finally:
         comm.DummyComm.publish_msg = original
+    markers = len(view.labels) + len(view.names) + (view.name_layer is not None)
+    if messages["LeafletPolygonModel"] != count or messages["LeafletMarkerModel"] != markers:
+        raise RuntimeError(f"{label}: counted {messages['LeafletPolygonModel']} polygons and "
+                           f"{messages['LeafletMarkerModel']} markers, the view has {count} and {markers}")
     kinds = ", ".join(f"{kind} {messages[kind]:,} ({sizes[kind] / 2**20:.2f} MiB)" for kind, _ in sizes.most_common(4))
-    print(f"{count:>5} territories: {sum(messages.values()):,} messages, {sum(sizes.values()) / 2**20:.2f} MiB, "
+    print(f"{count:>5} territories ({label}): {sum(messages.values()):,} messages, {sum(sizes.values()) / 2**20:.2f} MiB, "
           f"built in {build_s:.1f} s; {kinds}", flush=True)
     view.close()
 

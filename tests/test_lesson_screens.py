@@ -16,7 +16,7 @@ from triviador_nb.classroom import ManualClock
 
 def seconds_shown(screen) -> int:
     """The whole seconds the question panel's countdown shows ("7 s" -> 7)."""
-    return int(re.search(r"(\d+)", screen.panel.timer_label.value).group(1))
+    return int(re.search(r"(\d+)", screen.panel.timer.label).group(1))
 
 
 def test_the_countdown_ticks_again_after_the_teacher_s_resume():
@@ -85,8 +85,8 @@ def test_the_countdown_ticks_again_after_resume_on_the_student_s_screen_and_the_
     assert settle(tclock, aclock, condition=lambda: anna.screen is not None and room.code in teacher.controls)
     projector, controls = teacher.screens[room.code], teacher.controls[room.code]
     assert settle(tclock, aclock, step=0.05, condition=lambda: room.table.game.stage == "answer"
-                  and not room.table.paused and anna.screen.panel.timer_label.value
-                  and projector.panel.timer_label.value)
+                  and not room.table.paused and anna.screen.panel.timer.label
+                  and projector.panel.timer.label)
     asked = room.table.state_id
     controls.pause_button.click()
     assert settle(tclock, aclock, step=0.05, condition=lambda: anna.screen.view.paused and projector.view.paused)

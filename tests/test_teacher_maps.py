@@ -810,6 +810,38 @@ def test_a_base_click_on_a_big_map_does_not_lay_the_names_out_again(tmp_path, mo
     view.close()
 
 
+def test_a_big_map_draws_its_names_as_one_layer_and_clicks_still_choose(tmp_path, monkeypatch):
+    """Issue 29 item 5: 2,328 territories sent 9,331 widget messages, two per name (a marker and its
+    icon); above NAME_LAYER_LIMIT the names are one marker whose icon places each in pixels."""
+    import re
+
+    from triviador_nb.ui import map_view
+    from triviador_nb.ui.traffic import WidgetTraffic
+
+    game_map = checked(tmp_path, collection(grid(cols=5, rows=5, dx=0.1, dy=0.1))).game_map
+    with WidgetTraffic() as small:
+        before = map_view.MapView(game_map)
+    before.close()
+    monkeypatch.setattr(map_view, "NAME_LAYER_LIMIT", 20)  # 25 territories: a "big" map here
+    with WidgetTraffic() as traffic:
+        view = map_view.MapView(game_map)
+    assert view.names == {} and view.name_layer in view.map.layers
+    assert len(traffic.messages) == len(small.messages) - 2 * 25 + 2  # one marker and one icon for 25 names
+    html = view.name_layer.icon.html
+    placed = dict(re.findall(r'data-territory="(\w+)" style="left:(-?[\d.]+)px', html))
+    assert set(placed) == set(game_map.board.territories)
+    for trait, value in (("left", 0), ("top", 0), ("right", 725), ("bottom", 725)):
+        view.map.set_trait(trait, value)  # the browser's size: fitted, the names placed again at the new zoom
+    refitted = dict(re.findall(r'data-territory="(\w+)" style="left:(-?[\d.]+)px', view.name_layer.icon.html))
+    ids = sorted(game_map.board.territories)
+    assert refitted != placed and float(refitted[ids[-1]]) > float(refitted[ids[0]])  # east of the first
+    clicked = []
+    view.on_territory_click(clicked.append)
+    view.click(ids[3])
+    assert clicked == [ids[3]]
+    view.close()
+
+
 def reference_place_names(points, names, map_width_px, bases=()):
     """The first version of label_layout.place_names, which measured every name against every box."""
     from triviador_nb.ui.label_layout import (SHIFTS, WRAPS, Placement, _name_box, _overlap, _points_box,

@@ -666,13 +666,14 @@ def test_the_log_sends_only_its_new_lines_and_keeps_the_kernels_copy_whole():
     """Issue 29 item 4: a new event sends its line, not the 9 lines shown."""
     from triviador_nb.ui.event_log import EventLog
 
+    a, b, c = (f'<li class="tnb-ev-pick">Bot {n} takes Tolna (+200)</li>' for n in (1, 2, 3))
     log = EventLog()
-    log.show(["<li>b</li>", "<li>a</li>"])
+    log.show([b, a])
     with WidgetTraffic() as traffic:
-        log.show(["<li>c</li>", "<li>b</li>"])  # one new line on top, the oldest dropped
-    assert len(traffic.messages) == 1 and traffic.total_bytes < 120
-    assert log.lines == ["<li>c</li>", "<li>b</li>"]  # what a page loading the widget later gets
-    assert log.value == '<ul class="tnb-log"><li>c</li><li>b</li></ul>'
+        log.show([c, b])  # one new line on top, the oldest dropped: its kind and text travel
+    assert len(traffic.messages) == 1 and traffic.total_bytes < 95  # the two lines whole: 150 bytes
+    assert log.lines == [c, b]  # what a page loading the widget later gets
+    assert log.value == f'<ul class="tnb-log">{c}{b}</ul>'
     with WidgetTraffic() as traffic:
         log.show(["<li>x</li>"])  # an undo or a new game: the lines whole
     assert len(traffic.messages) == 1 and log.lines == ["<li>x</li>"]
@@ -710,13 +711,73 @@ def _descendants(widget):
         yield from _descendants(child)
 
 
-def test_the_countdown_sends_a_number_once_a_second():
+def test_the_countdown_is_counted_down_by_the_browser():
+    """Issue 29 item 4: the seconds travel when a timer starts, stops or goes on, not once a second."""
     from triviador_nb.ui.question_panel import QuestionPanel
 
     panel = QuestionPanel()
     panel.prompt("Your turn", "Click a territory", 10)
+    assert panel.timer.max == 10.0 and panel.timer.running and panel.timer.label == "10 s"
     with WidgetTraffic() as traffic:
-        for left in (9.9, 9.75, 9.5, 9.25):  # shown as 10 s, 10 s, 10 s (half to even: 9.5 -> 10), 9 s
+        for left in (9.75, 9.5, 9.25, 9.0, 8.75, 8.4):  # the screen follows the deadline every 0.25 s
             panel.set_time_left(left)
-    assert panel.timer.value == 9.0 and panel.timer_label.value == "9 s"
-    assert len(traffic.messages) == 2 and traffic.total_bytes < 160  # the bar and the number, once
+    assert traffic.messages == [] and panel.timer.value == 8.4 and panel.timer.label == "8 s"
+    with WidgetTraffic() as traffic:
+        panel.set_time_left(8.25, running=False)  # the teacher pauses: the browser's count stands at 8.25
+        panel.set_time_left(8.25, running=False)
+    assert len(traffic.messages) == 1 and traffic.total_bytes < 100 and not panel.timer.running
+    with WidgetTraffic() as traffic:
+        panel.set_time_left(8.25)  # Resume
+        panel.set_time_left(9.5)  # time given back (more than half a second): sent again
+        panel.set_time_left(9.25)
+    assert len(traffic.messages) == 2 and panel.timer.running and panel.timer.value == 9.25
+    panel.clear("Nothing to answer")
+    assert panel.timer.label == "" and not panel.timer.running
+
+
+def test_an_html_line_sends_only_its_changed_middle():
+    """Issue 29 item 4: "1 of 3 answered" -> "2 of 3 answered" travels as a splice, not the whole line;
+    the kernel's value is the whole line (what a page loaded later gets)."""
+    from triviador_nb.ui.spliced_html import SplicedHTML, splice
+
+    line = SplicedHTML()
+    line.value = '<div class="tnb-answered-line" role="status">1 of 3 answered</div>'
+    with WidgetTraffic() as traffic:
+        line.value = '<div class="tnb-answered-line" role="status">2 of 3 answered</div>'
+    assert line.value == '<div class="tnb-answered-line" role="status">2 of 3 answered</div>'
+    assert len(traffic.messages) == 1 and traffic.messages[0][0] == "comm_msg" and traffic.total_bytes < 75
+    with WidgetTraffic() as traffic:
+        line.value = "short"  # nothing shared: the whole value, as an HTML widget sends it
+    assert len(traffic.messages) == 1 and 60 < traffic.total_bytes < 90
+    # offsets in UTF-16 code units, as the browser's strings count: an emoji is two
+    assert splice("a😀b·c", "a😀b-c") == (4, 1, "-")
+    assert splice("Pest", "Pest") == (4, 0, "")
+    assert splice("ab", "abab") == (2, 0, "ab")
+
+
+def _applied(old: str, changes) -> str:
+    """What the browser's code does with splices: offsets in UTF-16 code units, applied in order."""
+    units = old.encode("utf-16-le")
+    for at, cut, put in changes:
+        units = units[:2 * at] + put.encode("utf-16-le") + units[2 * (at + cut):]
+    return units.decode("utf-16-le")
+
+
+def test_splices_rebuild_the_new_value_in_the_browser():
+    import random
+
+    from triviador_nb.ui.spliced_html import splices
+
+    status = ('<div class="tnb-status tnb-yourturn" role="status"><span class="tnb-phase">Expansion</span> · '
+              'guess question: everyone answers</div>')
+    waiting = ('<div class="tnb-status" role="status"><span class="tnb-phase">Expansion</span> · '
+               'Bot 1 (medium) is choosing a territory</div>')
+    changes = splices(status, waiting)
+    assert _applied(status, changes) == waiting
+    assert len(changes) == 2 and sum(len(put) for _at, _cut, put in changes) < 45  # the class and the words
+    rng = random.Random(29)
+    alphabet = "ab<>·😀é "
+    for _ in range(300):
+        old = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        new = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        assert _applied(old, splices(old, new)) == new, (old, new)

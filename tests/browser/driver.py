@@ -215,8 +215,13 @@ def save_in_jupyterlab(page: Page) -> None:
 def new_fast_game(page: Page) -> None:
     """Choose the "fast" pace in the form and press New game, as a teacher would."""
     page.get_by_label("Pace", exact=True).first.select_option(label="fast")
+    roots = page.locator(".tnb-root")
+    old = roots.first.element_handle() if roots.count() else None
     page.get_by_role("button", name="New game").first.click()
-    page.wait_for_timeout(2500)  # the new game replaces the old one below the form
+    if old is not None:  # the new game replaces the old one below the form: wait until it is gone (a fixed
+        # 2.5 s was too short on a busy machine, and the driver then scrolled the old map as it went)
+        page.wait_for_function("(root) => !root.isConnected", arg=old, timeout=60_000)
+    page.wait_for_timeout(2500)
 
 
 def sweep(page: Page, root, traffic: KernelTraffic, sweeps: int = 20) -> int:

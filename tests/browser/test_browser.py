@@ -348,3 +348,58 @@ def test_a_room_s_countdown_ticks_after_resume_on_the_student_s_page_and_the_pro
     assert 0 <= report.projector["map_top"] < 400, report.projector  # in view at Start (was about 740 px down)
     assert report.after_end == {"Pause": False, "Resume": False, "Skip question": False, "Undo": False,
                                 "End game": False, "Save report": True, "Play again": True}, report.after_end
+
+
+NAME_LAYER_NOTEBOOK = {
+    "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": [
+        "import json\n",
+        "from IPython.display import HTML, display\n",
+        "from triviador_nb.maps import load_builtin_map\n",
+        "from triviador_nb.ui import map_view\n",
+        "map_view.NAME_LAYER_LIMIT = 5  # Hungary's 19 territories drawn as a big map's are\n",
+        "view = map_view.MapView(load_builtin_map('hungary'))\n",
+        "display(HTML('<pre id=\"tnb-order\">' + json.dumps(list(view.labels)) + '</pre>'))\n",
+        "display(view.widget)\n"]}],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4, "nbformat_minor": 5}
+
+NAME_PLACES = """() => {
+  const map = document.querySelector('.tnb-map');
+  const order = JSON.parse(document.querySelector('#tnb-order').textContent);
+  const points = [...map.querySelectorAll('.leaflet-marker-icon')].filter(m => m.querySelector('.tnb-points'))
+    .map(m => m.getBoundingClientRect());
+  const names = {};
+  for (const name of map.querySelectorAll('.tnb-names-layer .tnb-name')) {
+    const box = name.getBoundingClientRect();
+    names[name.dataset.territory] = {x: box.left + box.width / 2, top: box.top,
+                                     events: getComputedStyle(name).pointerEvents};
+  }
+  return order.map((t, i) => ({t, x: points[i].left, y: points[i].top, name: names[t]}));
+}"""
+
+
+def test_a_big_map_s_names_as_one_layer_stand_under_their_territory_s_label_point(server_url):
+    """Issue 29 item 5: above NAME_LAYER_LIMIT the names are one icon placed in pixels from the map's
+    corner; in the browser each stands centred just under its territory's value label (the label
+    point, placed by Leaflet) and lets clicks through to the territory's shape."""
+    import json
+
+    from playwright.sync_api import sync_playwright
+
+    notebook = OUT / "name-layer.ipynb"
+    notebook.write_text(json.dumps(NAME_LAYER_NOTEBOOK), encoding="utf-8")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path())
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{server_url}/voila/render/{notebook.relative_to(REPO).as_posix()}", timeout=120_000)
+        page.locator(".tnb-names-layer .tnb-name").first.wait_for(timeout=120_000)
+        page.wait_for_timeout(3000)  # the board fitted to its size, the names placed again at that zoom
+        places = page.evaluate(NAME_PLACES)
+        page.screenshot(path=str(OUT / "name-layer.png"))
+        browser.close()
+    notebook.unlink()
+    assert len(places) == 19 and all(p["name"] is not None for p in places), places
+    off = [(p["t"], round(p["name"]["x"] - p["x"], 1), round(p["name"]["top"] - p["y"], 1)) for p in places
+           if abs(p["name"]["x"] - p["x"]) > 1.5 or not 0 <= p["name"]["top"] - p["y"] <= 2.5]
+    assert off == [], off  # (territory, x off, y off) in px
+    assert {p["name"]["events"] for p in places} == {"none"}

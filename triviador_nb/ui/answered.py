@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from html import escape
 
-import ipywidgets as w
 
 from ..engine.view import View
 from ..i18n import _
+from .spliced_html import SplicedHTML
 
 ANSWERED_CSS = """
 <style>
 .tnb-answered-line { font-size: 24px; font-weight: bold; color: #1B1B1B; padding: 2px 10px; }
+.tnb-answered-line:empty { display: none; }
 </style>
 """
 
@@ -38,13 +39,14 @@ class AnsweredCount:
     """
 
     def __init__(self) -> None:
-        self.widget = w.HTML()
+        self.widget = SplicedHTML()
         self.widget.add_class("tnb-answered")
 
     def show(self, view: View) -> None:
         """Show ``view``'s count (a message only when it changes)."""
         text = answered_text(view)
-        self.widget.value = f'<div class="tnb-answered-line" role="status">{escape(text)}</div>' if text else ""
+        # the line stays, empty and hidden (CSS), when there is nothing to say: its next count is a splice
+        self.widget.value = f'<div class="tnb-answered-line" role="status">{escape(text)}</div>'
 
     @property
     def value(self) -> str:

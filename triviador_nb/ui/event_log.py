@@ -4,8 +4,8 @@ The log shows the latest events, newest first. As one HTML value it was
 sent whole on every move (9 lines, 500-850 bytes: the largest part of a move
 once the scoreboard sent only its changes, benchmarks/screen_traffic.py).
 :class:`EventLog` is a small anywidget: when the lines shown are new ones on
-top of those shown before, only the new lines travel, in a custom message
-that the browser adds to the top; the kernel's copy of ``lines`` is updated
+top of those shown before, only the new lines travel, as [kind, text] pairs
+in a custom message that the browser adds to the top; the kernel's copy of ``lines`` is updated
 as the browser's is (ipywidgets' property lock: the value the browser has
 already is not sent again), so a page that loads the widget later gets every
 line. Any other change (a new game, an undo) sends the lines whole.
@@ -13,6 +13,7 @@ line. Any other change (a new game, an undo) sends the lines whole.
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 import anywidget
@@ -26,9 +27,10 @@ function draw(model, el) {
 export default {
   initialize({ model }) {
     model.on("msg:custom", (message) => {
-      if (message.add) {
-        const kept = model.get("lines").slice(0, message.keep - message.add.length);
-        model.set("lines", [...message.add, ...kept]);  // in this page only: the kernel has it already
+      if (message.add) {  // [kind, text] pairs: the lines' own markup is made here
+        const added = message.add.map(([kind, text]) => '<li class="tnb-ev-' + kind + '">' + text + "</li>");
+        const kept = model.get("lines").slice(0, message.keep - added.length);
+        model.set("lines", [...added, ...kept]);  // in this page only: the kernel has it already
       }
     });
   },
@@ -40,6 +42,10 @@ export default {
   },
 };
 """
+
+
+# a line as panels.log_lines makes it: its kind and text travel alone (the browser adds the markup)
+_LINE = re.compile(r'<li class="tnb-ev-([a-z_-]+)">(.*)</li>', re.DOTALL)
 
 
 class EventLog(anywidget.AnyWidget):
@@ -58,10 +64,11 @@ class EventLog(anywidget.AnyWidget):
         if lines == old:
             return
         added = next((count for count in range(1, len(lines)) if lines[count:] == old[:len(lines) - count]), 0)
-        if not added or not old:
+        pairs = [_LINE.fullmatch(line) for line in lines[:added]]
+        if not added or not old or not all(pairs):
             self.lines = lines
             return
-        self.send({"add": lines[:added], "keep": len(lines)})
+        self.send({"add": [list(pair.groups()) for pair in pairs], "keep": len(lines)})
         with self._lock_property(lines=lines):  # the browser has them now: the kernel's copy follows unsent
             self.lines = lines
 

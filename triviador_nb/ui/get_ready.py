@@ -78,7 +78,8 @@ class GetReady(anywidget.AnyWidget):
             if seconds > 0 and not self.seconds:
                 self.serial += 1
                 self.title = _("Get ready!")
-            self.running = not view.paused
+            if seconds > 0 or self.seconds > 0:  # with no get-ready shown, a pause changes nothing here
+                self.running = not view.paused
             self.seconds = seconds
 
     @property

@@ -1,4 +1,5 @@
-"""The board on an ipyleaflet map: one Polygon and one label Marker per territory.
+"""The board on an ipyleaflet map: one Polygon and one label Marker per territory, and its name
+(one Marker each, or on a map of more than :data:`NAME_LAYER_LIMIT` territories one Marker for all).
 
 Measured on ipyleaflet 0.20: changing ``fill_color`` of one ``Polygon`` sends about
 70 bytes, while restyling a single ``GeoJSON`` layer re-sends every polygon.
@@ -50,6 +51,10 @@ ZERO = [0, 0]  # labels are drawn by CSS around their point (styles.py), so thei
 # territories but grows with how crowded they are (0.5 s for 434 on a 725 px board, 15 s for 2,328).
 RELAYOUT_LIMIT = 150  # up to this many territories, names move again around new castles (a base click)
 LAYOUT_LIMIT = 1000  # up to this many, names are laid out when the board is fitted; above, CSS places them
+# Above this many territories the names are one layer (one marker, one icon: benchmarks/map_render.py), placed
+# in pixels from the map's corner at the fitted zoom (the board neither pans nor zooms); a click on a name
+# passes to the shape under it, which on such a map is the name's own territory (names are not moved there).
+NAME_LAYER_LIMIT = 1000
 
 
 def _ring(ring: list) -> list[tuple[float, float]]:
@@ -154,6 +159,16 @@ def label_html(value: int | None, towers: int | None, total_towers: int, colour:
     return f'<div class="tnb-label tnb-points">{castle}{points}</div>'
 
 
+def names_layer_html(names: Mapping[str, str], offsets: Mapping[str, tuple[float, float]]) -> str:
+    """HTML of every territory's name in one icon: each at its ``offsets`` (x, y pixels from the
+    icon's corner), drawn below that point as :func:`name_html` draws one; the names let clicks pass
+    to the map (class ``tnb-names-layer``, styles.py)."""
+    parts = [f'<div class="tnb-label tnb-name" data-territory="{escape(tid)}" '
+             f'style="left:{x:.1f}px;top:{y + 1:.1f}px">{escape(names[tid])}</div>'
+             for tid, (x, y) in offsets.items()]
+    return f'<div class="tnb-names-layer">{"".join(parts)}</div>'
+
+
 def name_html(territory: str, name: str, place: Placement = Placement()) -> str:
     """HTML of a territory's name label, drawn below the label point, or
     where ``place`` moves it (:mod:`.label_layout`); ``data-territory`` lets
@@ -185,7 +200,9 @@ class MapView:
         aspect: the map's width over its height (:func:`view_aspect`).
         polygons: territory id -> its ``Polygon``.
         labels: territory id -> its value/castle label ``Marker`` (changes).
-        names: territory id -> its name label ``Marker`` (fixed).
+        names: territory id -> its name label ``Marker`` (fixed); empty on a map of more than
+            :data:`NAME_LAYER_LIMIT` territories, whose names are the one marker ``name_layer``.
+        name_layer: that marker, or None.
         language: the language of its words.
     """
 
@@ -228,6 +245,12 @@ class MapView:
         self.polygons: dict[str, Polygon] = {}
         self.labels: dict[str, Marker] = {}
         self.names: dict[str, Marker] = {}
+        self._drawn: dict[str, tuple] = {}  # territory -> (fill, outline, label state) as last sent
+        big = len(game_map.board) > NAME_LAYER_LIMIT
+        (_south, west), (north, _east) = game_map.bounds
+        self.name_layer = Marker(location=(north, west), draggable=False, keyboard=False,
+                                 icon=DivIcon(html=self._names_layer_html(), icon_size=ZERO, icon_anchor=ZERO)) \
+            if big else None
         for tid in game_map.board.territories:
             polygon = Polygon(locations=leaflet_locations(game_map.features[tid]["geometry"]),
                               color=BORDER, weight=1, opacity=1.0, fill_color=FREE, fill_opacity=0.9,
@@ -235,15 +258,28 @@ class MapView:
             polygon.on_click(self._click_callback(tid))
             self.polygons[tid] = polygon
             self.labels[tid] = self._marker(tid, self._icon(label_html(None, None, 0, FREE)))
-            self.names[tid] = self._marker(tid, DivIcon(html=name_html(tid, self._shown_names[tid]),
-                                                        icon_size=ZERO, icon_anchor=ZERO))
             # a click on a territory's name or castle is a click on the territory, wherever the name lies
             # (its middle can be over a neighbour or the sea): students click names (issue 24)
             self.labels[tid].on_click(self._click_callback(tid))
-            self.names[tid].on_click(self._click_callback(tid))
+            if not big:
+                self.names[tid] = self._marker(tid, DivIcon(html=name_html(tid, self._shown_names[tid]),
+                                                            icon_size=ZERO, icon_anchor=ZERO))
+                self.names[tid].on_click(self._click_callback(tid))
         # all layers in one change: Map.add re-sends the whole layer list each time (quadratic: 40 MB for
         # 434 territories); the order is the same, polygons under the labels and names
-        self.map.layers = (*self.map.layers, *self.polygons.values(), *self.labels.values(), *self.names.values())
+        names = (self.name_layer,) if self.name_layer is not None else tuple(self.names.values())
+        self.map.layers = (*self.map.layers, *self.polygons.values(), *self.labels.values(), *names)
+
+    def _names_layer_html(self) -> str:
+        """Every name, in pixels from the map's north-west corner at the map's zoom."""
+        zoom = self.map.zoom
+        (_south, west), (north, _east) = self.game_map.bounds
+        x0, y0 = pixel_xy(north, west, zoom)
+        offsets = {}
+        for tid, (lat, lon) in self.game_map.labels.items():
+            x, y = pixel_xy(lat, lon, zoom)
+            offsets[tid] = (x - x0, y - y0)
+        return names_layer_html(self._shown_names, offsets)
 
     def _fit(self, _change: object = None) -> None:
         """Frame the whole map whenever the browser reports a new map size
@@ -254,13 +290,19 @@ class MapView:
             return
         self._fitted_size = size
         self.map.center, self.map.zoom = fit_view(self.game_map.bounds, *size)
+        if self.name_layer is not None:  # one icon: the names in pixels at the new zoom
+            old = self.name_layer.icon
+            html = self._names_layer_html()
+            if old.html != html:
+                self.name_layer.icon = DivIcon(html=html, icon_size=ZERO, icon_anchor=ZERO)
+                old.close()
         self._place_names()
 
     def _place_names(self) -> None:
         """Move names off each other and off the castles for the fitted map
         size (:mod:`.label_layout`); only names whose place changed are sent.
         Not on maps of more than :data:`LAYOUT_LIMIT` territories."""
-        if self._fitted_size is None or len(self.polygons) > LAYOUT_LIMIT:
+        if self._fitted_size is None or len(self.polygons) > LAYOUT_LIMIT or not self.names:
             return
         points = {t: pixel_xy(lat, lon, self.map.zoom) for t, (lat, lon) in self.game_map.labels.items()}
         names = self._shown_names
@@ -346,8 +388,7 @@ class MapView:
             marks: territory id -> its owner's seat number ("1"...), shown
                 beside the value as a cue that needs no colour.
         """
-        with speaking(self.language):
-            self._show(owners, values, towers, total_towers, set(choosable), contested, marks)
+        self._show(owners, values, towers, total_towers, set(choosable), contested, marks)
 
     def _show(self, owners: Mapping[str, str | None], values: Mapping[str, int],
               towers: Mapping[str, int | None], total_towers: int, choosable: set[str], contested: str | None,
@@ -357,18 +398,26 @@ class MapView:
             self._bases = bases
             if len(self.polygons) <= RELAYOUT_LIMIT:
                 self._place_names()
+        marks = marks or {}
+        drawn = self._drawn
+        plain = (BORDER, 1, "")
         for tid, polygon in self.polygons.items():
             colour = owners[tid]
             # "" for no dashes: ipyleaflet drops a None, and the dashes of an earlier attack would stay
             outline = (HIGHLIGHT, 5, "8 6") if tid == contested else (HIGHLIGHT, 4, "") if tid in choosable \
-                else (BORDER, 1, "")
-            if polygon.fill_color != (colour or FREE) or (polygon.color, polygon.weight, polygon.dash_array) != outline:
+                else plain
+            state = (colour or FREE, outline, (values[tid], towers[tid], total_towers, colour or "#bbbbbb",
+                                               marks.get(tid, "")))
+            if drawn.get(tid) == state:  # compared as plain tuples: reading traits costs 2,328 x 8 lookups
+                continue
+            drawn[tid] = state
+            if polygon.fill_color != state[0] or (polygon.color, polygon.weight, polygon.dash_array) != outline:
                 with polygon.hold_sync():  # what changed in one message, not one per property
-                    polygon.fill_color = colour or FREE
+                    polygon.fill_color = state[0]
                     polygon.color, polygon.weight, polygon.dash_array = outline
-            state = (values[tid], towers[tid], total_towers, colour or "#bbbbbb", (marks or {}).get(tid, ""))
-            icon = self._icons_by_state.get(state)
+            icon = self._icons_by_state.get(state[2])
             if icon is None:  # the label's HTML (and its words) made once per state, not per territory and render
-                icon = self._icons_by_state[state] = self._icon(label_html(*state))
+                with speaking(self.language):  # only then: finding the language's catalogue costs ~5 ms
+                    icon = self._icons_by_state[state[2]] = self._icon(label_html(*state[2]))
             if self.labels[tid].icon is not icon:
                 self.labels[tid].icon = icon

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from html import escape
 
-import ipywidgets as w
 from babel import Locale
 
 from ..engine.view import View
 from ..i18n import _, babel_locale, pgettext
+from .spliced_html import SplicedHTML
 
 
 PLACE_CSS = """
@@ -93,7 +93,7 @@ class PlaceLine:
     """
 
     def __init__(self) -> None:
-        self.widget = w.HTML()
+        self.widget = SplicedHTML()
         self.widget.add_class("tnb-place")
 
     def show(self, view: View, seat: int | None) -> None:

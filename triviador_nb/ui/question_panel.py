@@ -21,6 +21,8 @@ import ipywidgets as w
 from ..i18n import _, current_language, speaking
 from .browser_input import BrowserInput
 from .cells import close_widgets
+from .countdown import Countdown
+from .spliced_html import SplicedHTML
 
 LETTERS = "ABCD"
 _DIGITS = re.compile(r"[0-9]{1,15}")  # D1: a whole number >= 0; 15 digits at most
@@ -60,12 +62,9 @@ class QuestionPanel:
             self._setup()
 
     def _setup(self) -> None:
-        self.header = w.HTML(layout={"margin": "0"})
-        self.text = w.HTML(layout={"margin": "4px 0 8px 0"})
-        self.timer = w.FloatProgress(value=0, min=0, max=1, bar_style="info",
-                                     layout={"width": "100%", "height": "14px"})
-        self.timer_label = w.HTML()  # its value is the seconds alone ("12 s"): a tick sends little
-        self.timer_label.add_class("tnb-timer")
+        self.header = SplicedHTML(layout={"margin": "0"})
+        self.text = SplicedHTML(layout={"margin": "4px 0 8px 0"})
+        self.timer = Countdown(layout={"width": "100%"})  # the browser counts it down (countdown.py)
         self.choice_buttons = [w.Button(description="", layout={"width": "100%", "height": "54px"},
                                         style={"font_size": "19px", "font_weight": "bold"}) for _ in LETTERS]
         for i, button in enumerate(self.choice_buttons):
@@ -81,11 +80,10 @@ class QuestionPanel:
         self.answer_button.on_click(lambda _: self._submit_guess())
         self.guess_row = w.HBox([self.guess_box, self.answer_button],
                                 layout={"width": "100%", "justify_content": "space-between"})
-        self.feedback = w.HTML()
+        self.feedback = SplicedHTML()
         self.controls = w.VBox(layout={"width": "100%"})
         self.keys = BrowserInput()
-        self.widget = w.VBox([self.header, self.text, w.HBox([self.timer_label], layout={"width": "100%"}),
-                              self.timer, self.controls, self.feedback, self.keys],
+        self.widget = w.VBox([self.header, self.text, self.timer, self.controls, self.feedback, self.keys],
                              layout={"width": "100%", "padding": "10px", "border": "2px solid #3A3A3A",
                                      "min_height": "120px"})
         self.widget.add_class("tnb-question")
@@ -181,20 +179,15 @@ class QuestionPanel:
         self.controls.children = ()
         self.feedback.value = ""
 
-    def set_time_left(self, seconds: float) -> None:
-        """Update the countdown (seconds left, >= 0), in whole seconds: the bar and the number change
-        once a second (a CSS transition moves the bar smoothly), so a tick the screen makes every
-        0.25 s sends nothing three times in four, and a number when the second changes."""
-        shown = float(round(max(0.0, seconds)))
-        with self.timer.hold_sync():
-            self.timer.value = shown
-            self.timer.bar_style = "danger" if shown <= 3 else "warning" if shown <= self.timer.max / 2 else "info"
-        self.timer_label.value = self._seconds_text(shown)
+    def set_time_left(self, seconds: float, running: bool = True) -> None:
+        """Follow the deadline (seconds left, >= 0); the browser counts down by itself, so this sends
+        only when the count stops or goes on (``running``: False while paused) or the time left grew
+        (:meth:`.Countdown.follow`)."""
+        self.timer.follow(seconds, running)
 
     def _start_timer(self, seconds: float) -> None:
-        with self.timer.hold_sync():
-            self.timer.max, self.timer.value, self.timer.bar_style = seconds, seconds, "info"
-        self.timer_label.value = self._seconds_text(seconds)
+        with speaking(self.language):
+            self.timer.start(seconds, _("{seconds} s"))
 
     def stop(self, message: str) -> None:
         """Stop taking answers and say why (e.g. "Answer sent - 1848 in 4.2 s")."""
@@ -211,19 +204,22 @@ class QuestionPanel:
     def result(self, lines: Sequence[str]) -> None:
         """Show what a resolved question decided (e.g. "Bot 1 takes Heves."),
         large, while the result stays on screen."""
-        self.clear("")
         with speaking(self.language):
             heading = _("Result")
+        # set straight from the question to the result: clearing first sent the header and text twice
+        self._accepting = False
         self.header.value = f'<div class="tnb-qhead">{escape(heading)}</div>'
         self.text.value = "".join(f'<div class="tnb-qtext">{escape(line)}</div>' for line in lines)
+        self.timer.clear()
+        self.controls.children = ()
+        self.feedback.value = ""
 
     def clear(self, message: str) -> None:
         """No question open: show ``message`` instead."""
         self._accepting = False
-        self.header.value = ""
+        self.header.value = '<div class="tnb-qhead"></div>'  # empty, not gone: the next header is a splice
         self.text.value = f'<div class="tnb-idle">{escape(message)}</div>'
-        self.timer_label.value = ""
-        self.timer.value = 0
+        self.timer.clear()
         self.controls.children = ()
         self.feedback.value = ""
 
@@ -231,8 +227,3 @@ class QuestionPanel:
         for i, button in enumerate(self.choice_buttons):
             button.disabled = True
             button.button_style = "info" if i == index else ""
-
-    def _seconds_text(self, seconds: float) -> str:
-        """``12 s``: the countdown's words, HTML-escaped (the label's class ``tnb-timer`` styles it)."""
-        with speaking(self.language):
-            return escape(_("{seconds} s").format(seconds=f"{seconds:.0f}"))

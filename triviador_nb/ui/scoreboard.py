@@ -18,6 +18,7 @@ import ipywidgets as w
 
 from ..engine.view import View
 from .panels import PlayerRow, scoreboard_rows
+from .spliced_html import SplicedHTML
 
 
 class Scoreboard:
@@ -30,14 +31,14 @@ class Scoreboard:
     def __init__(self) -> None:
         self.widget = w.VBox(layout={"width": "100%"})
         self.widget.add_class("tnb-scores")
-        self._lines: list[tuple[w.HBox, tuple[w.HTML, w.HTML, w.HTML, w.HTML]]] = []
+        self._lines: list[tuple[w.HBox, tuple[SplicedHTML, SplicedHTML, SplicedHTML, w.HTML]]] = []
         self._rows: list[PlayerRow] = []
 
     def show(self, view: View, roles: Mapping[int, str]) -> None:
         """Show ``view``'s players; only the parts that changed are sent."""
         rows = scoreboard_rows(view, roles)
         while len(self._lines) < len(rows):
-            who, status, castle, score = w.HTML(), w.HTML(), w.HTML(), w.HTML()
+            who, status, castle, score = SplicedHTML(), SplicedHTML(), SplicedHTML(), w.HTML()
             castle.add_class("tnb-castle")
             score.add_class("tnb-score")
             line = w.HBox([w.VBox([who, status], layout={"flex": "1 1 auto"}), castle, score],

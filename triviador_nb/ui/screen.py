@@ -38,6 +38,7 @@ from .podium import PODIUM_CSS, Podium
 from .question_panel import QuestionPanel
 from .scoreboard import Scoreboard
 from .sound import Cues, Sound
+from .spliced_html import SplicedHTML
 from .styles import CSS
 
 TICK_S = 0.25  # countdown refresh, seconds
@@ -286,13 +287,13 @@ class GameScreen:
         self.panel.on_choice(lambda i: self._guarded(self._choice, i))
         self.panel.on_guess(lambda v: self._guarded(self._guess, v))
         self.title = w.HTML(layout={"min_width": "0", "flex": "1 1 auto"})  # it gives way to the place line
-        self.status = w.HTML()
-        self.message = w.HTML(layout={"min_height": "1.6em"})
+        self.status = SplicedHTML()
+        self.message = SplicedHTML(layout={"min_height": "1.6em"})
         self.scoreboard = Scoreboard()
         self.place, self.get_ready, self.answered, self.podium = PlaceLine(), GetReady(), AnsweredCount(), Podium()
         self.sound = Sound()
         self.cues = Cues(self.sound)
-        self.reveal = w.HTML()
+        self.reveal = SplicedHTML()
         self.log = EventLog()
         self.ranking = w.HTML()
         self.report_view = w.HTML()
@@ -389,6 +390,8 @@ class GameScreen:
             self._note_answer(v)  # a team-mate's answer (or ours, seen again after a rejoin)
         if not v.paused and not v.is_over and v.state_id == self._timed and self._ticking != v.state_id:
             self._start_ticking(v.state_id)  # the teacher's Resume: the same prompt, its countdown going again
+        elif v.paused and v.state_id == self._timed:  # paused: the browser's count stands from now on
+            self.panel.set_time_left(source.time_left(), running=False)
 
     def _show_prompt(self, v: View) -> None:
         self._shown = v.state_id
@@ -446,6 +449,8 @@ class GameScreen:
             return  # a newer run counts this prompt down
         source = self.source
         if self._stopped or source.stopped or source.state_id != state_id or source.paused:
+            if not (self._stopped or source.stopped) and source.state_id == state_id:  # paused: the count stands
+                self.panel.set_time_left(source.time_left(), running=False)
             self._ticking = ""
             return
         self._ticking = state_id

@@ -3,7 +3,7 @@
 Outside a kernel, ipywidgets talks through ``comm.DummyComm``, whose
 ``publish_msg`` drops every message. :class:`WidgetTraffic` records them
 instead, so a test or benchmark can count the bytes a UI change would send
-(JSON text of each message's data, in UTF-8 bytes, plus binary buffers).
+(JSON text of each message's data, in UTF-8 bytes as Jupyter sends it, plus binary buffers).
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ class WidgetTraffic:
         traffic = self
 
         def publish_msg(self_comm, msg_type, data=None, metadata=None, buffers=None, **keys):
-            size = len(json.dumps(data, default=str).encode("utf-8"))
+            # as jupyter_client's Session packs a message: UTF-8, not ASCII escapes ("·" is 2 bytes, not 6)
+            size = len(json.dumps(data, default=str, ensure_ascii=False).encode("utf-8"))
             size += sum(len(memoryview(b).cast("B")) for b in (buffers or ()))
             traffic.messages.append((msg_type, size))
             traffic.comm_ids.append(self_comm.comm_id)
