@@ -43,6 +43,7 @@ from ..maps import GameMap, resolve_map
 from . import codes, people
 from .protocol import MAX_CLIENT_MESSAGE, MAX_TEACHER_MESSAGE
 from .rooms import NAMES_PER_PERSON, LogEntry, Room, Rooms, new_teacher_key
+from .shared import LocalShared, Shared
 from .store import RoomStore
 
 LOG = logging.getLogger("triviador_nb.rooms")
@@ -117,11 +118,18 @@ class RoomHost:
         names_per_person: names one person may hold in a room
             (:data:`~.rooms.NAMES_PER_PERSON`; more when students share one
             Unix account).
+        redis: the URL of a Redis the host shares with other host processes
+            (``redis://[:password@]host:port/db``; :mod:`.redis_shared`): room
+            codes unique across them and naming no port (``port`` None: any
+            free port), join limits and the refusal log shared, each game's
+            record written to a stream. None (the default): nothing shared.
+        redis_prefix: the prefix of the host's keys in that Redis.
 
     Attributes:
         address, port: where the host listens.
         code_port: the port its rooms' codes name (``port`` itself, or a
-            second port of 41000-41960 the host holds as well).
+            second port of 41000-41960 the host holds as well); None with
+            ``redis`` (the codes name no port).
         loop: the host's own event loop (on its own thread).
         logic: the rooms' logic (:class:`~.rooms.Rooms`), on that loop.
         teacher_key: the secret that makes a connection a teacher (it never
@@ -131,12 +139,13 @@ class RoomHost:
         refused: how many messages were refused in all.
 
     Raises:
-        OSError: the port cannot be had (the message says which).
+        OSError: the port cannot be had (the message says which); Redis
+            cannot be reached.
     """
 
     def __init__(self, address: str = "127.0.0.1", port: int | None = None, store: RoomStore | None = None,
                  hub: Any = None, journals: bool = True, names_per_person: int = NAMES_PER_PERSON,
-                 code_port: int | None = None):
+                 code_port: int | None = None, redis: str | None = None, redis_prefix: str = "triviador"):
         self.address = address
         self._hub = hub
         self.teacher_key = new_teacher_key()
@@ -148,17 +157,24 @@ class RoomHost:
         self._code_server = None  # the second listener, on the codes' port, when ``port`` is not one of them
         self._thread = threading.Thread(target=self._run, name="triviador-room-host", daemon=True)
         self._thread.start()
+        self.shared: Shared = LocalShared()
         try:
+            if redis is not None:
+                from .redis_shared import RedisShared
+
+                self.shared = RedisShared(redis, redis_prefix)
+                self._call(self.shared.start, timeout=CALL_TIMEOUT_S)
             self.port, self.host_part = self._call(self._bind, port, code_port, timeout=CALL_TIMEOUT_S)
         except BaseException:
+            self._call_quietly(self._stop_shared)
             self._stop_loop()
             raise
         self.logic = Rooms(LoopClock(self.loop), self.host_part, address, self.port, teacher_key=self.teacher_key,
-                           store=store, call=self._call, journals=journals)
+                           store=store, call=self._call, journals=journals, shared=self.shared)
         self.logic.behind_hub = hub is not None
         self.logic.names_per_person = names_per_person
         self.store = self.logic.store
-        self.code_port = codes.port_of(self.host_part + "2222")
+        self.code_port = codes.port_of(self.host_part + "2222") if self.host_part is not None else None
 
     @property
     def hub(self) -> Any:
@@ -196,6 +212,9 @@ class RoomHost:
         options = dict(max_size=MAX_CLIENT_MESSAGE, max_queue=16, compression=None, extensions=[DEFLATE],
                        ping_interval=PING_INTERVAL_S, ping_timeout=PING_TIMEOUT_S, close_timeout=CLOSE_TIMEOUT_S,
                        process_request=self._handshake, create_connection=_CountingConnection)
+        if not self.shared.codes_name_port:  # (rooms in Redis: codes are names, any port serves)
+            self._server = await serve(self._serve, self.address, port or 0, **options)
+            return self._server.sockets[0].getsockname()[1], None
         if port is not None:
             self._server = await serve(self._serve, self.address, port, **options)
             actual = self._server.sockets[0].getsockname()[1]
@@ -326,6 +345,7 @@ class RoomHost:
                   if code == "host_stopped" else "The teacher closed the room.")
         self.logic.close(code, reason)
         await asyncio.sleep(0.05)  # let the closing messages leave
+        await self._stop_shared()
         for server in (self._server, self._code_server):
             if server is not None:
                 server.close(close_connections=True)
@@ -333,6 +353,18 @@ class RoomHost:
                     await asyncio.wait_for(server.wait_closed(), 3.0)
                 except asyncio.TimeoutError:
                     pass
+
+    async def _stop_shared(self) -> None:
+        """Finish the shared store's writes (bounded) and give up its leases."""
+        stop = getattr(self.shared, "stop", None)
+        if stop is not None:
+            await stop()
+
+    def _call_quietly(self, fn: Callable[..., Any]) -> None:
+        try:
+            self._call(fn, timeout=CALL_TIMEOUT_S)
+        except Exception:  # noqa: BLE001 - (cleaning up after a failed start)
+            pass
 
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)
@@ -393,7 +425,8 @@ class RoomHost:
         identity = getattr(ws, "identity", None)
         address = _person(ws, identity)
         if self._open >= MAX_CONNECTIONS:
-            self.logic._log("", address, "too_many_connections", f"a connection over the {MAX_CONNECTIONS} open")
+            self.logic._log("", address, "too_many_connections", f"a connection over the {MAX_CONNECTIONS} open",
+                            refusal=True)
             self.logic.refused += 1
             await ws.close(1013, "the room host is full: try again later")
             return
@@ -403,6 +436,8 @@ class RoomHost:
         ws.on_control = lambda: self.logic.control_frame(conn)
         try:
             async for raw in ws:
+                if conn.joined is None and conn.teacher is None:  # the join limits judge it: read them first
+                    await self.shared.before(address)
                 self.logic.receive(conn, raw)
                 if conn.teacher is not None:
                     peer.allow_size(MAX_TEACHER_MESSAGE)

@@ -1,0 +1,178 @@
+"""Several host processes, one Redis (issue 23): what they share so far.
+
+Every test here runs a real ``redis-server`` on a loopback port
+(:mod:`redis_helpers`; ``.ci/run`` installs it) and real hosts on 127.0.0.1:
+in this process (:class:`RoomHost` with ``redis=``) or as ``triviador-nb host
+--redis`` processes. Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+import redis
+from redis_helpers import free_port, redis_server, redis_url  # noqa: F401
+from room_helpers import RawClient, play_until, wait_until
+
+from triviador_nb.classroom import read_journal, rebuild_games
+from triviador_nb.rooms import RoomClient, RoomHost, codes
+from triviador_nb.rooms.guard import FAILED_JOINS_PER_ADDRESS
+from triviador_nb.rooms.redis_record import read_record
+from triviador_nb.rooms.redis_shared import CODES_AHEAD, LEASE_MS
+
+PROCESS_START_S = 60.0  # the longest a host process may take to print its rooms (a busy 2-core machine)
+
+
+def keys(url: str):
+    return redis.Redis.from_url(url, decode_responses=True, socket_timeout=5)
+
+
+def record_of(host: RoomHost, code: str) -> list[str]:
+    return host._call(host.shared.record_lines, code)
+
+
+def test_codes_are_claimed_in_redis_so_two_hosts_never_share_one(redis_url, monkeypatch):
+    """A code another process holds, or whose record is still kept, is never
+    taken again; codes name no port, and each is leased to its process."""
+    wanted = ["22-AAAA", "22-AAAB", "22-AAAC", "22-AAAD",  # the first host claims these
+              "22-AAAA", "22-AAAB", "22-AAAC", "22-AAAD", "22-BBBA", "22-BBBB", "22-BBBC", "22-BBBD",
+              "22-CCCA", "22-CCCB"]  # ...the second host meets them again and skips them
+    monkeypatch.setattr(codes, "new_code", lambda host, taken=frozenset(): wanted.pop(0))
+    first, second = RoomHost(redis=redis_url), RoomHost(redis=redis_url)
+    try:
+        assert list(first.shared._ready) == ["22AAAA", "22AAAB", "22AAAC", "22AAAD"]
+        assert list(second.shared._ready) == ["22BBBA", "22BBBB", "22BBBC", "22BBBD"]
+        assert first.code_port is None and second.code_port is None and first.port != second.port
+        with keys(redis_url) as r:
+            r.xadd("triviador:record:22CCCA", {"line": "{}"})  # a record kept from a room that closed
+            room = first.open_room(seed=5)
+            assert room.code == "22-AAAA"
+            assert wait_until(lambda: len(first.shared._ready) == CODES_AHEAD)
+            assert list(first.shared._ready)[-1] == "22CCCB"  # 22-CCCA has a record: not taken again
+            assert r.get("triviador:room:22AAAA") == first.shared.me != second.shared.me
+            assert r.get("triviador:room:22BBBA") == second.shared.me
+            assert 0 < r.pttl("triviador:room:22AAAA") <= LEASE_MS
+    finally:
+        first.close(), second.close()
+    with keys(redis_url) as r:
+        assert r.keys("triviador:room:*") == []  # a host that stops gives its leases up
+
+
+def test_a_refusal_on_one_host_is_in_every_hosts_log(redis_url):
+    """The refusal log is shared: a wrong code tried on one host is in the
+    other's log and counted in its ``refused``."""
+    first, second = RoomHost(redis=redis_url), RoomHost(redis=redis_url)
+    try:
+        raw = RawClient(first.port)
+        raw.send({"v": 1, "type": "join", "room": "22-XXXX", "name": "Mallory"})
+        assert raw.recv_type("error")["code"] == "no_such_room"
+        raw.close()
+        assert wait_until(lambda: any(e.code == "no_such_room" for e in list(second.log)))
+        entry = next(e for e in list(second.log) if e.code == "no_such_room")
+        assert entry.text == "a join to room '22-XXXX'" and entry.room == ""
+        assert second.refused == 1 and first.refused == 1
+        with keys(redis_url) as r:
+            (logged,) = [f for _id, f in r.xrange("triviador:log") if f["code"] == "no_such_room"]
+        assert logged["host"] == first.shared.me and logged["refusal"] == "1"
+    finally:
+        first.close(), second.close()
+
+
+def test_the_record_is_written_to_a_stream_as_it_is_played_line_for_line_the_journal(redis_url, tmp_path):
+    """A room's record in Redis is its journal: the same lines as the file,
+    and it replays to the game as it stands."""
+    host = RoomHost(redis=redis_url)
+    path = tmp_path / "room.journal"
+    try:
+        room = host.open_room(pace=0.02, reveal_s=0.1, think_s=0.1, seed=5, journal=path)
+        anna = RoomClient(room.code, "Anna", address=f"127.0.0.1:{host.port}")
+        try:
+            table = room.start()
+            play_until([anna], lambda: len(table.game.record) > 20)
+            room.run(table.hold)
+            record = room.run(lambda: [str(e) for e in table.game.record])
+            file_lines = path.read_text(encoding="utf-8").splitlines()
+            assert wait_until(lambda: record_of(host, room.code) == file_lines)
+            contents = read_record(record_of(host, room.code), room.code)
+            assert contents.header["setup"]["members"][0]["name"] == "Anna"
+            games = rebuild_games(contents, room.game_map.board, room.bank)
+            assert [str(e) for e in games[-1].record] == record
+            assert contents.games == read_journal(path).games
+        finally:
+            anna.close()
+    finally:
+        host.close()
+
+
+def start_host(url: str, tmp_path, rooms: int = 1) -> tuple[subprocess.Popen, int, list[str]]:
+    """A ``triviador-nb host --redis`` process: its port and its rooms' codes (bounded wait)."""
+    env = {**os.environ, "TRIVIADOR_NB_HOME": str(tmp_path)}
+    process = subprocess.Popen([sys.executable, "-m", "triviador_nb", "host", "--redis", url, "--rooms", str(rooms),
+                                "--for", "120", "--start-after", "600"], stdout=subprocess.PIPE, text=True, env=env)
+    lines = []
+    for _ in range(2 + rooms):  # serving..., teacher: ..., a line per room
+        lines.append(process.stdout.readline())
+    port = int(re.search(r"ws://127\.0\.0\.1:(\d+)", lines[0]).group(1))
+    found = [re.search(r'room (\S+): join\("\1", name="...", address="127\.0\.0\.1:(\d+)"\)', line) for line in lines[2:]]
+    assert all(m is not None and int(m.group(2)) == port for m in found), lines
+    return process, port, [m.group(1) for m in found]
+
+
+def stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+    process.stdout.close()
+
+
+def test_three_host_processes_share_codes_and_the_failed_join_limit(redis_url, tmp_path):
+    """Three ``host --redis`` processes: six codes, no two alike; failed joins
+    spread over the three count as one person's (10 a minute in all, not 30):
+    the eleventh try is refused on any of them, even with a right code."""
+    processes = []
+    try:
+        for number in range(3):
+            processes.append(start_host(redis_url, tmp_path / str(number), rooms=2))
+        codes_seen = [code for _p, _port, found in processes for code in found]
+        assert len(codes_seen) == 6 and len(set(codes_seen)) == 6
+        ports = [port for _p, port, _c in processes]
+        for attempt in range(FAILED_JOINS_PER_ADDRESS):
+            raw = RawClient(ports[attempt % 3])
+            raw.send({"v": 1, "type": "join", "room": "22-XXXX", "name": "Mallory"})
+            assert raw.recv_type("error", timeout=15)["code"] == "no_such_room"
+            raw.close()
+        for port, found in [(p, c) for _proc, p, c in processes]:
+            raw = RawClient(port)
+            raw.send({"v": 1, "type": "join", "room": found[0], "name": "Mallory"})
+            refused = raw.recv_type("error", timeout=15)
+            raw.close()
+            assert refused["code"] == "too_many_tries" and 1 <= refused["wait_s"] <= 60
+        with keys(redis_url) as r:
+            logged = [f for _id, f in r.xrange("triviador:log")]
+        assert sum(f["code"] == "no_such_room" for f in logged) == FAILED_JOINS_PER_ADDRESS
+        assert sum(f["code"] == "too_many_tries" for f in logged) == 3
+        assert len({f["host"] for f in logged}) == 3
+    finally:
+        for process, _port, _codes in processes:
+            stop(process)
+
+
+def test_a_host_told_a_redis_that_does_not_answer_says_so_and_stops(tmp_path):
+    """No traceback for a teacher: the URL (without its password) and why."""
+    port = free_port()
+    result = subprocess.run([sys.executable, "-m", "triviador_nb", "host", "--redis",
+                             f"redis://:s3cret@127.0.0.1:{port}/0", "--for", "5"],
+                            capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "TRIVIADOR_NB_HOME": str(tmp_path)})
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"triviador-nb host: cannot use Redis at "
+                                    f"redis://***@127.0.0.1:{port}/0: ")
+    assert "s3cret" not in result.stderr and "Traceback" not in result.stderr
