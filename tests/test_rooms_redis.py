@@ -12,11 +12,12 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 import redis
 from redis_helpers import free_port, redis_server, redis_url  # noqa: F401
-from room_helpers import RawClient, play_until, wait_until
+from room_helpers import RawClient, move_for, play_to_the_end, play_until, wait_until
 
 from triviador_nb.classroom import read_journal, rebuild_games
 from triviador_nb.rooms import RoomClient, RoomHost, codes
@@ -114,7 +115,7 @@ def start_host(url: str, tmp_path, rooms: int = 1) -> tuple[subprocess.Popen, in
     process = subprocess.Popen([sys.executable, "-m", "triviador_nb", "host", "--redis", url, "--rooms", str(rooms),
                                 "--for", "120", "--start-after", "600"], stdout=subprocess.PIPE, text=True, env=env)
     lines = []
-    for _ in range(2 + rooms):  # serving..., teacher: ..., a line per room
+    for _ in range(2 + rooms):  # serving..., teacher: ..., a line per room (bounded: --for and the test's timeout)
         lines.append(process.stdout.readline())
     port = int(re.search(r"ws://127\.0\.0\.1:(\d+)", lines[0]).group(1))
     found = [re.search(r'room (\S+): join\("\1", name="...", address="127\.0\.0\.1:(\d+)"\)', line) for line in lines[2:]]
@@ -176,3 +177,92 @@ def test_a_host_told_a_redis_that_does_not_answer_says_so_and_stops(tmp_path):
     assert result.stderr.startswith(f"triviador-nb host: cannot use Redis at "
                                     f"redis://***@127.0.0.1:{port}/0: ")
     assert "s3cret" not in result.stderr and "Traceback" not in result.stderr
+
+
+def play_moves(clients, accepted: dict, done, timeout: float) -> None:
+    """Every client plays its seat, counting its accepted intents in ``accepted`` (by name),
+    until ``done()``; fails after ``timeout`` seconds."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and not done():
+        for client in clients:
+            view = client.view
+            move = move_for(view, client.seat)
+            if move is not None:
+                accepted[client.name] += client.submit(move, view.state_id).accepted
+        time.sleep(0.02)
+    assert done(), accepted
+
+
+def test_students_on_two_host_processes_play_one_room(redis_url, tmp_path):
+    """A room lives in the process that opened it; students whose connections
+    reach the other process are relayed to it through Redis: all three play
+    one game (each has moves accepted, each sees the same game), the record
+    in Redis holds every seat's moves, and a relayed student whose connection
+    drops comes back to their seat by proving their key, all without a
+    socket to the owner."""
+    owner, owner_port, (code,) = start_host(redis_url, tmp_path / "owner", rooms=1)
+    other, other_port, () = start_host(redis_url, tmp_path / "other", rooms=0)
+    clients = []
+    try:
+        clients = [RoomClient(code, "Anna", address=f"127.0.0.1:{owner_port}"),
+                   RoomClient(code, "Ben", address=f"127.0.0.1:{other_port}"),
+                   RoomClient(code, "Cleo", address=f"127.0.0.1:{other_port}")]
+        assert sorted(c.seat for c in clients) == [0, 1, 2]  # three seats taken: the host starts the room
+        accepted = {c.name: 0 for c in clients}
+        play_moves(clients, accepted, lambda: min(accepted.values()) >= 3, timeout=90)
+        ben = clients[1]
+        ben.drop_connection()
+        assert wait_until(lambda: ben.rejoins == 1 and ben.status == "joined", timeout=30)
+        assert ben.seat == 1 and ben.notice == ""  # the owner proved it holds his key, through the relay
+        before = accepted["Ben"]
+        play_moves(clients, accepted, lambda: accepted["Ben"] > before, timeout=60)  # back in his seat, playing
+        with keys(redis_url) as r:
+            lines = [f["line"] for _id, f in r.xrange(f"triviador:record:{codes.normalise(code)}")]
+        contents = read_record(lines, code)
+        assert [m["name"] for m in sorted(contents.header["setup"]["members"], key=lambda m: m["seat"])] == \
+            ["Anna", "Ben", "Cleo"]
+        moved = {int(re.match(r"\w+ p(\d)", line).group(1)) for line in contents.games[-1]["record"]
+                 if re.match(r"(pick|attack|answer|choice|guess)\w* p\d", line)}
+        assert moved == {1, 2, 3}, contents.games[-1]["record"][:12]  # (the record counts seats from 1)
+        assert wait_until(lambda: len({c.view.state_id for c in clients if c.view is not None}) == 1, timeout=10)
+    finally:
+        for client in clients:
+            client.close()
+        stop(owner), stop(other)
+
+
+def test_a_whole_game_across_three_host_processes(redis_url, tmp_path):
+    """Three hosts, one Redis: the room's owner (here, in this process, at a
+    fast pace) and two ``host --redis`` processes; one student on each. The
+    game plays to its end; every screen ends on the same view; the record
+    in Redis is, move for move, the owner's game; and what the hostile-client
+    tests check holds through a relay (a forged key is refused by the owner,
+    and said so on the relaying process's socket)."""
+    first, first_port, () = start_host(redis_url, tmp_path / "first", rooms=0)
+    second, second_port, () = start_host(redis_url, tmp_path / "second", rooms=0)
+    host = RoomHost(redis=redis_url)
+    clients = []
+    try:
+        room = host.open_room(pace=0.02, reveal_s=0.1, think_s=0.1, seed=5)
+        clients = [RoomClient(room.code, "Anna", address=f"127.0.0.1:{host.port}"),
+                   RoomClient(room.code, "Ben", address=f"127.0.0.1:{first_port}"),
+                   RoomClient(room.code, "Cleo", address=f"127.0.0.1:{second_port}")]
+        assert [c.seat for c in clients] == [0, 1, 2]
+        table = room.start()
+        mallory = RawClient(second_port)
+        assert mallory.join(room.code, "Mallory")["seat"] is None  # a watcher, through the relay
+        mallory.send({"v": 1, "type": "intent", "ref": 1, "token": "forged-" + "x" * 20, "state_id": "s",
+                      "intent": {"kind": "pick", "territory": "HU-BU"}})
+        assert mallory.recv_type("error", timeout=15)["code"] == "bad_token"
+        mallory.close()
+        assert wait_until(lambda: any(e.code == "bad_token" and e.who == "Mallory" for e in list(host.log)))
+        play_to_the_end(clients, timeout=240)
+        assert wait_until(lambda: all(c.view is not None and c.view.is_over for c in clients), timeout=15)
+        assert len({c.view.state_id for c in clients}) == 1
+        game = room.run(lambda: [str(e) for e in table.game.record])
+        assert wait_until(lambda: read_record(record_of(host, room.code), room.code).games[-1]["record"] == game)
+    finally:
+        for client in clients:
+            client.close()
+        host.close()
+        stop(first), stop(second)

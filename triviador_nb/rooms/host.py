@@ -175,6 +175,16 @@ class RoomHost:
         self.logic.names_per_person = names_per_person
         self.store = self.logic.store
         self.code_port = codes.port_of(self.host_part + "2222") if self.host_part is not None else None
+        self.relay: Any = None  # with Redis: players of rooms other processes own (:mod:`.relay`)
+        if redis is not None:
+            from .relay import Relay
+
+            self.relay = Relay(self.shared, self.logic)
+            try:
+                self._call(self.relay.start, timeout=CALL_TIMEOUT_S)
+            except BaseException:
+                self.close()
+                raise
 
     @property
     def hub(self) -> Any:
@@ -345,6 +355,8 @@ class RoomHost:
                   if code == "host_stopped" else "The teacher closed the room.")
         self.logic.close(code, reason)
         await asyncio.sleep(0.05)  # let the closing messages leave
+        if self.relay is not None:
+            await self.relay.stop()
         await self._stop_shared()
         for server in (self._server, self._code_server):
             if server is not None:
@@ -434,10 +446,19 @@ class RoomHost:
         peer = _SocketPeer(ws, address, identity)
         conn = self.logic.connect(peer)
         ws.on_control = lambda: self.logic.control_frame(conn)
+        relayed = None  # the connection's id when another process owns its room (:mod:`.relay`)
         try:
             async for raw in ws:
-                if conn.joined is None and conn.teacher is None:  # the join limits judge it: read them first
-                    await self.shared.before(address)
+                if relayed is not None:
+                    self.relay.forward(relayed, raw)
+                    continue
+                if conn.joined is None and conn.teacher is None:
+                    owner = await self.relay.owner_of(raw) if self.relay is not None else None
+                    if owner is not None:  # a room another process owns: its logic judges this connection
+                        self.logic.disconnect(conn)
+                        relayed = self.relay.open(ws, owner, address, identity, raw)
+                        continue
+                    await self.shared.before(address)  # the join limits judge it: read them first
                 self.logic.receive(conn, raw)
                 if conn.teacher is not None:
                     peer.allow_size(MAX_TEACHER_MESSAGE)
@@ -449,7 +470,10 @@ class RoomHost:
             self.logic._log(joined[0].code if joined else "", address, "fault", f"{type(error).__name__}: {error}")
         finally:
             self._open -= 1
-            self.logic.disconnect(conn)
+            if relayed is not None:
+                self.relay.closed(relayed)
+            else:
+                self.logic.disconnect(conn)
 
 
 def _person(ws: ServerConnection, identity: Any) -> str:

@@ -231,6 +231,16 @@ class RedisShared:
                 self._trouble(f"{len(held) - kept} of this process's {len(held)} leases lapsed (Redis was out of "
                               "reach longer than a lease lasts)")
 
+    async def owner(self, code: str) -> str | None:
+        """The id of the process that holds the lease of ``code`` (normalised), or None."""
+        from redis.exceptions import RedisError
+
+        try:
+            return await asyncio.wait_for(self.redis.get(self._lease_key(code)), CONNECT_TIMEOUT_S)
+        except (RedisError, OSError, asyncio.TimeoutError) as error:
+            self._trouble(f"finding a room's owner: {error or type(error).__name__}")
+            return None
+
     def forget(self, code: str) -> None:
         """The room closed: its lease is given up (its code stays taken while its record is kept)."""
         clean = codes.normalise(code)
