@@ -17,8 +17,9 @@ Transport: Redis **pub/sub**, one channel per process
 so a connection's messages arrive in the order sent. Pub/sub, not streams,
 because what it carries is only worth having now: a view replaces the one
 before it, a player's intent is acked or refused by the owner (a lost one
-gets no ack and the client sends it again against the new state id, which
-the table refuses if it was applied), and a connection that loses its relay
+gets no ack: the client says ``no_answer`` after its wait, and the player
+acts again on the state then shown; an intent carries its state id, which
+the table refuses once the state moved on), and a connection that loses its relay
 is closed and rejoins by itself; nothing would read a backlog that a stream
 keeps. The record that must last is in the room's stream (:mod:`.redis_record`).
 """
