@@ -266,3 +266,31 @@ def test_a_whole_game_across_three_host_processes(redis_url, tmp_path):
             client.close()
         host.close()
         stop(first), stop(second)
+
+
+def test_a_room_s_lease_is_renewed_while_its_host_runs_and_lapses_when_it_stops_renewing(redis_url, monkeypatch):
+    """The lease (here 1 s, renewed every 0.2 s) outlives many of its own
+    lifetimes while the host runs; when the host stops renewing (as a killed
+    process would) it lapses within one lifetime, and the room's code stays
+    taken while its record is kept."""
+    from triviador_nb.rooms import redis_shared
+
+    monkeypatch.setattr(redis_shared, "LEASE_MS", 1000)
+    monkeypatch.setattr(redis_shared, "RENEW_S", 0.2)
+    host = RoomHost(redis=redis_url)
+    try:
+        room = host.open_room(pace=0.02, reveal_s=0.1, think_s=0.1, seed=5)
+        anna = RoomClient(room.code, "Anna", address=f"127.0.0.1:{host.port}")
+        room.start()
+        anna.close()
+        lease = f"triviador:room:{codes.normalise(room.code)}"
+        with keys(redis_url) as r:
+            time.sleep(3.0)  # three lifetimes of the lease
+            assert r.get(lease) == host.shared.me and 0 < r.pttl(lease) <= 1000
+            host.loop.call_soon_threadsafe(host.shared.renewing.cancel)  # what a SIGKILL does to the renewing
+            assert wait_until(lambda: r.get(lease) is None, timeout=3.0)
+            assert r.exists(f"triviador:record:{codes.normalise(room.code)}") == 1
+            claim = r.register_script(redis_shared.CLAIM)
+            assert claim(keys=[lease, f"triviador:record:{codes.normalise(room.code)}"], args=["another", 1000]) == 0
+    finally:
+        host.close()

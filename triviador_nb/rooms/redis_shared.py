@@ -119,6 +119,7 @@ class RedisShared:
         self._heard: deque[tuple] = deque(maxlen=LOG_KEPT)  # other processes' log entries, for listen()
         self._listener: Callable[..., None] | None = None
         self._refilling: asyncio.Task | None = None
+        self.renewing: asyncio.Task | None = None  # the task that renews this process's leases
 
     # ------------------------------------------------------------------ starting and stopping
 
@@ -148,8 +149,8 @@ class RedisShared:
             raise SharedUnavailable(f"cannot use Redis at {shown_url(self.url)}: {error or type(error).__name__}") from None
         self._queue = asyncio.Queue()
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._write_forever()), loop.create_task(self._renew_forever()),
-                       loop.create_task(self._tail_forever(last))]
+        self.renewing = loop.create_task(self._renew_forever())
+        self._tasks = [loop.create_task(self._write_forever()), self.renewing, loop.create_task(self._tail_forever(last))]
 
     async def stop(self, within_s: float = 3.0) -> None:
         """Write what is queued (bounded by ``within_s``), give up this process's leases and codes, disconnect."""
