@@ -294,3 +294,66 @@ def test_a_room_s_lease_is_renewed_while_its_host_runs_and_lapses_when_it_stops_
             assert claim(keys=[lease, f"triviador:record:{codes.normalise(room.code)}"], args=["another", 1000]) == 0
     finally:
         host.close()
+
+
+OWNER_SCRIPT = """
+import sys, time
+from triviador_nb.rooms import RoomHost
+host = RoomHost(redis=sys.argv[1])
+room = host.open_room(pace=0.02, reveal_s=0.1, think_s=0.1, seed=5)
+print(host.port, room.code, flush=True)
+end = time.monotonic() + 300
+while time.monotonic() < end and len([m for m in room.members() if m.seat is not None]) < 3:
+    time.sleep(0.05)
+room.start()
+print("started", flush=True)
+time.sleep(max(0.0, end - time.monotonic()))
+"""
+
+
+def test_the_owner_killed_mid_game_another_process_takes_the_room_over(redis_url, tmp_path):
+    """Failover: the room's owner is killed (SIGKILL) mid-game; another host
+    process takes the room over from Redis once its lease lapses, with the
+    record exactly as it stood; the students (relayed through the other two
+    processes) reconnect by themselves, prove their keys to the new owner,
+    and play the game to its end."""
+    from triviador_nb.rooms.redis_shared import LEASE_MS, RENEW_S
+
+    owner = subprocess.Popen([sys.executable, "-c", OWNER_SCRIPT, redis_url], stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "TRIVIADOR_NB_HOME": str(tmp_path / "owner")})
+    first, first_port, () = start_host(redis_url, tmp_path / "first", rooms=0)
+    second, second_port, () = start_host(redis_url, tmp_path / "second", rooms=0)
+    clients = []
+    try:
+        _port, code = owner.stdout.readline().split()
+        clients = [RoomClient(code, "Anna", address=f"127.0.0.1:{first_port}"),
+                   RoomClient(code, "Ben", address=f"127.0.0.1:{second_port}"),
+                   RoomClient(code, "Cleo", address=f"127.0.0.1:{first_port}")]
+        assert owner.stdout.readline().strip() == "started"
+        stream = f"triviador:record:{codes.normalise(code)}"
+        with keys(redis_url) as r:
+            accepted = {c.name: 0 for c in clients}
+            play_moves(clients, accepted, lambda: min(accepted.values()) >= 3, timeout=90)
+            owner.kill()  # SIGKILL, mid-game
+            owner.wait(timeout=10)
+            killed_at = time.monotonic()
+            as_it_stood = read_record([f["line"] for _id, f in r.xrange(stream)], code).games[-1]["record"]
+            lease = f"triviador:room:{codes.normalise(code)}"
+            assert wait_until(lambda: (r.get(lease) or "").split(":")[1:2] in ([str(first.pid)], [str(second.pid)]),
+                              timeout=LEASE_MS / 1000 + 2 * RENEW_S + 10)
+            taken_after = time.monotonic() - killed_at
+            assert taken_after < LEASE_MS / 1000 + 2 * RENEW_S + 10
+            assert wait_until(lambda: all(c.rejoins >= 1 and c.status == "joined" for c in clients), timeout=30)
+            assert [c.seat for c in clients] == [0, 1, 2]
+            play_to_the_end(clients, timeout=240)
+            assert wait_until(lambda: all(c.view is not None and c.view.is_over for c in clients), timeout=15)
+            after = read_record([f["line"] for _id, f in r.xrange(stream)], code).games[-1]["record"]
+            assert after[:len(as_it_stood)] == as_it_stood and len(after) > len(as_it_stood)
+    finally:
+        for client in clients:
+            client.close()
+        if owner.poll() is None:
+            owner.kill()
+        owner.wait(timeout=10)
+        owner.stdout.close()
+        stop(first), stop(second)

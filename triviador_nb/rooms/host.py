@@ -42,6 +42,7 @@ from ..engine import QuestionBank, RuleSet, find_rule_set
 from ..maps import GameMap, resolve_map
 from . import codes, people
 from .protocol import MAX_CLIENT_MESSAGE, MAX_TEACHER_MESSAGE
+from .redis_record import read_record
 from .rooms import NAMES_PER_PERSON, LogEntry, Room, Rooms, new_teacher_key
 from .shared import LocalShared, Shared
 from .store import RoomStore
@@ -180,6 +181,7 @@ class RoomHost:
             from .relay import Relay
 
             self.relay = Relay(self.shared, self.logic)
+            self.shared.ticks += [self._take_over_lapsed, self.relay.follow_owners]
             try:
                 self._call(self.relay.start, timeout=CALL_TIMEOUT_S)
             except BaseException:
@@ -365,6 +367,25 @@ class RoomHost:
                     await asyncio.wait_for(server.wait_closed(), 3.0)
                 except asyncio.TimeoutError:
                     pass
+
+    async def _take_over_lapsed(self) -> None:
+        """Bring back, playing, every room whose owner stopped renewing its lease (its process died):
+        from its record in Redis, with its code, seat keys and games as they stood (:mod:`.redis_shared`)."""
+        for code, lines in await self.shared.lapsed():
+            try:
+                contents = read_record(lines, code)
+                setup = contents.header["setup"]
+                game_map = resolve_map(setup["map"], players=find_rule_set(setup["rules"]).players)
+                bank = resolve_bank(setup["bank"])
+                games = rebuild_games(contents, game_map.board, bank)
+                self.logic.resume_room(setup, contents, None, game_map, bank, games, setup.get("language") or "en",
+                                       held=False)
+                self.logic._log(codes.shown(code), "host", "taken_over",
+                                "this host process took the room over: its owner stopped renewing its lease")
+            except Exception as error:  # noqa: BLE001 - a room that cannot come back is left, said so
+                self.logic._log(codes.shown(code), "host", "take_over_failed",
+                                f"the room could not be taken over: {type(error).__name__}: {error}")
+                self.shared.forget(code)
 
     async def _stop_shared(self) -> None:
         """Finish the shared store's writes (bounded) and give up its leases."""

@@ -13,6 +13,10 @@ the host's own loop). Keys, under a prefix (``triviador`` by default):
 ``<prefix>:record:<CODE>``
     the room's record, a stream of journal lines (:mod:`.redis_record`),
     kept :data:`RECORD_KEPT_MS` after its last line.
+``<prefix>:rooms``
+    the codes of the rooms that play (Start pressed, not closed): every
+    process looks, every :data:`RENEW_S`, for one whose lease lapsed, and
+    takes it over (:data:`TAKE`, :meth:`RedisShared.lapsed`).
 ``<prefix>:log``
     the refusal log, a stream of the service's latest
     :data:`LOG_KEPT` entries; every process tails it into its own log.
@@ -46,8 +50,8 @@ from .redis_record import StreamRecord, record_key
 from .shared import SharedUnavailable
 
 LOG = logging.getLogger("triviador_nb.rooms")
-LEASE_MS = 15_000  # a room's lease lasts this long without renewal...
-RENEW_S = 5.0  # ...and its owner renews it this often
+LEASE_MS = 10_000  # a room's lease lasts this long without renewal...
+RENEW_S = 3.0  # ...its owner renews it this often, and every process looks for lapsed ones as often
 RECORD_KEPT_MS = 7 * 24 * 3600 * 1000  # a room's record stays in Redis a week after its last line
 LOG_KEPT = 1000  # the refusal log keeps about this many entries
 CODES_AHEAD = 4  # codes a process holds ready (claimed in Redis), so opening a room waits for nothing
@@ -73,6 +77,13 @@ end
 return kept
 """
 """Renew the leases of KEYS held by ARGV[1]; answers how many were still its own."""
+
+TAKE = """
+if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+return 0
+"""
+"""Take over the room of KEYS[1] for ARGV[1]: its lease lapsed and its record (KEYS[2]) is kept."""
 
 RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -120,6 +131,8 @@ class RedisShared:
         self._listener: Callable[..., None] | None = None
         self._refilling: asyncio.Task | None = None
         self.renewing: asyncio.Task | None = None  # the task that renews this process's leases
+        #: called (awaited) after every renewal: the host takes lapsed rooms over, the relay follows owners
+        self.ticks: list[Callable[[], Any]] = []
 
     # ------------------------------------------------------------------ starting and stopping
 
@@ -136,6 +149,7 @@ class RedisShared:
                                                   socket_connect_timeout=CONNECT_TIMEOUT_S,
                                                   socket_timeout=CONNECT_TIMEOUT_S + TAIL_BLOCK_MS / 1000)
         self._claim, self._renew = self.redis.register_script(CLAIM), self.redis.register_script(RENEW)
+        self._take = self.redis.register_script(TAKE)
         self._release = self.redis.register_script(RELEASE)
         for window in self._windows:
             window.scripts(self.redis)
@@ -221,16 +235,20 @@ class RedisShared:
         while True:
             await asyncio.sleep(RENEW_S)
             held = [*self._leased, *self._ready]
-            if not held:
-                continue
             try:
-                kept = await self._renew(keys=[self._lease_key(c) for c in held], args=[self.me, LEASE_MS])
+                kept = (await self._renew(keys=[self._lease_key(c) for c in held], args=[self.me, LEASE_MS])
+                        if held else 0)
             except (RedisError, OSError) as error:
                 self._trouble(f"renewing leases: {error}")
                 continue
             if kept != len(held):
                 self._trouble(f"{len(held) - kept} of this process's {len(held)} leases lapsed (Redis was out of "
                               "reach longer than a lease lasts)")
+            for tick in list(self.ticks):
+                try:
+                    await tick()
+                except Exception as error:  # noqa: BLE001 - one tick's fault must not stop the renewing
+                    self._trouble(f"{getattr(tick, '__name__', 'tick')}: {type(error).__name__}: {error}")
 
     async def owner(self, code: str) -> str | None:
         """The id of the process that holds the lease of ``code`` (normalised), or None."""
@@ -247,11 +265,24 @@ class RedisShared:
         clean = codes.normalise(code)
         if clean in self._leased:
             self._leased.discard(clean)
-            key, me, release = self._lease_key(clean), self.me, self._release
+            key, me, release, rooms = self._lease_key(clean), self.me, self._release, f"{self.prefix}:rooms"
 
             async def write(pipe: Any) -> None:
                 await release(keys=[key], args=[me], client=pipe)
+                pipe.srem(rooms, clean)
             self._put(write)
+
+    async def lapsed(self) -> list[tuple[str, list[str]]]:
+        """Take over every playing room whose owner stopped renewing its lease: each one's code
+        (normalised) and record lines. The caller brings each back, or :meth:`forget` s it."""
+        taken = []
+        for code in await self.redis.smembers(f"{self.prefix}:rooms"):
+            if code in self._leased or await self.redis.exists(self._lease_key(code)):
+                continue
+            if await self._take(keys=[self._lease_key(code), record_key(self.prefix, code)], args=[self.me, LEASE_MS]):
+                self._leased.add(code)
+                taken.append((code, await self.record_lines(code)))
+        return taken
 
     # ------------------------------------------------------------------ limits
 
@@ -341,7 +372,12 @@ class RedisShared:
 
     def follow(self, room: Any) -> None:
         """Write ``room``'s record to its stream as it is played (:mod:`.redis_record`)."""
-        key = record_key(self.prefix, codes.normalise(room.code))
+        clean = codes.normalise(room.code)
+        key, rooms = record_key(self.prefix, clean), f"{self.prefix}:rooms"
+
+        async def playing(pipe: Any) -> None:
+            pipe.sadd(rooms, clean)  # a room that plays: taken over if its owner stops renewing its lease
+        self._put(playing)
 
         def add(line: str) -> None:
             async def write(pipe: Any) -> None:

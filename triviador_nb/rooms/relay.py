@@ -76,6 +76,7 @@ class Relay:
         self._count = itertools.count()
         self._sockets: dict[str, Any] = {}  # via side: conn id -> this process's socket
         self._owners: dict[str, str] = {}  # via side: conn id -> the owner it is relayed to
+        self._codes: dict[str, str] = {}  # via side: conn id -> the room it joined (normalised)
         self._relayed: dict[tuple[str, str], Any] = {}  # owner side: (via, conn id) -> the logic's Connection
         self._pubsub: Any = None
         self._task: asyncio.Task | None = None
@@ -125,6 +126,7 @@ class Relay:
         returns the connection's id."""
         conn = f"{next(self._count)}"
         self._sockets[conn], self._owners[conn] = ws, owner
+        self._codes[conn] = codes.normalise(protocol.joined_room(first))
         user = getattr(identity, "user", None)
         self.publish(owner, protocol.relay("open", conn, self.me, address=address, user=user,
                                            teacher=bool(getattr(identity, "teacher", False))))
@@ -138,9 +140,20 @@ class Relay:
     def closed(self, conn: str) -> None:
         """The socket of a relayed connection closed."""
         self._sockets.pop(conn, None)
+        self._codes.pop(conn, None)
         owner = self._owners.pop(conn, None)
         if owner is not None:
             self.publish(owner, protocol.relay("close", conn, self.me))
+
+    async def follow_owners(self) -> None:
+        """Close every relayed socket whose room has another owner now (its owner died and another
+        process took the room over): the client reconnects by itself and is relayed to the new
+        owner, or served here if this process took the room."""
+        owners = {code: await self.shared.owner(code) for code in set(self._codes.values())}
+        for conn, code in list(self._codes.items()):
+            socket = self._sockets.get(conn)
+            if socket is not None and owners.get(code) not in (None, self._owners.get(conn)):
+                asyncio.ensure_future(socket.close(1012, "the room moved to another host process: reconnect"))
 
     # ------------------------------------------------------------------ reading
 

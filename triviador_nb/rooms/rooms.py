@@ -195,10 +195,13 @@ class Rooms(Teaching, Proving):
         self._tell_teachers_rooms()
         return room
 
-    def resume_room(self, setup: dict, contents: JournalContents, path: Path, game_map: GameMap,
-                    bank: QuestionBank, games: list[Game], language: str) -> Room:
+    def resume_room(self, setup: dict, contents: JournalContents, path: Path | None, game_map: GameMap,
+                    bank: QuestionBank, games: list[Game], language: str, held: bool = True) -> Room:
         """Bring back a room from its journal (on the rooms' thread): the same
-        code and seat keys, the games where they stood, held.
+        code and seat keys, the games where they stood, held (``held`` False:
+        playing on at once, as when a host process takes over a room whose
+        owner died). ``path``: the journal file that goes on, or None (the
+        record goes on in the shared store only).
 
         Raises:
             ValueError: the code's port is not this host's, or the room is open already.
@@ -224,10 +227,12 @@ class Rooms(Teaching, Proving):
         table = room._set_table(Table(games[-1], {s: Bot(s, k, seed) for s, k in record.bots.items()},
                                       self.clock, pace=room.pace, reveal_s=room.reveal_s,
                                       think_s=room.think_s, new_game=room._new_game_maker(), earlier=games[:-1]))
-        room._keep_journal(path, resumed=contents)
+        if path is not None:
+            room._keep_journal(path, resumed=contents)
         self.shared.follow(room)
         table.start()
-        table.hold()  # the teacher resumes when the students are back
+        if held:
+            table.hold()  # the teacher resumes when the students are back
         self._tell_teachers_rooms()
         return room
 
