@@ -357,3 +357,36 @@ def test_the_owner_killed_mid_game_another_process_takes_the_room_over(redis_url
         owner.wait(timeout=10)
         owner.stdout.close()
         stop(first), stop(second)
+
+
+def test_an_owner_that_lost_its_lease_lets_the_room_go_and_its_players_follow(redis_url, monkeypatch):
+    """An owner too slow to renew (here: its loop stalled past its lease)
+    finds at its next renewal that another process took the room over; it
+    stops its copy and closes its players' sockets without a ``closed``
+    message, so their clients reconnect by themselves, and the other
+    process serves them. Never two owners playing one room."""
+    from triviador_nb.rooms import redis_shared
+
+    monkeypatch.setattr(redis_shared, "LEASE_MS", 2000)
+    monkeypatch.setattr(redis_shared, "RENEW_S", 0.3)
+    slow, other = RoomHost(redis=redis_url), RoomHost(redis=redis_url)
+    try:
+        room = slow.open_room(pace=0.02, reveal_s=0.1, think_s=0.1, seed=5)
+        anna = RoomClient(room.code, "Anna", address=f"127.0.0.1:{other.port}")  # relayed by ``other``
+        try:
+            table = room.start()
+            play_until([anna], lambda: len(table.game.record) > 8)
+            clean = codes.normalise(room.code)
+            slow.loop.call_soon_threadsafe(time.sleep, 3.0)  # ``slow`` stalls past its lease (2 s)
+            assert wait_until(lambda: clean in other.rooms, timeout=10)  # ``other`` took the room over...
+            assert wait_until(lambda: clean not in slow.rooms, timeout=10)  # ...and ``slow``, awake, let it go
+            assert table.stopped
+            assert any(e.code == "redis" and "lease of room" in e.text for e in list(slow.log))
+            assert wait_until(lambda: anna.rejoins >= 1 and anna.status == "joined", timeout=20)
+            again = other.rooms[clean].table
+            before = len(again.game.record)
+            play_until([anna], lambda: len(again.game.record) > before + 4)
+        finally:
+            anna.close()
+    finally:
+        slow.close(), other.close()

@@ -182,6 +182,7 @@ class RoomHost:
 
             self.relay = Relay(self.shared, self.logic)
             self.shared.ticks += [self._take_over_lapsed, self.relay.follow_owners]
+            self.shared.on_lost.append(self.logic.let_go)
             try:
                 self._call(self.relay.start, timeout=CALL_TIMEOUT_S)
             except BaseException:

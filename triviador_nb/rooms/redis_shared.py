@@ -67,16 +67,17 @@ return 0
 """Take the code of KEYS[1] for ARGV[1] unless it is leased, or its record (KEYS[2]) exists."""
 
 RENEW = """
-local kept = 0
+local lost = {}
 for i, key in ipairs(KEYS) do
   if redis.call('GET', key) == ARGV[1] then
     redis.call('PEXPIRE', key, ARGV[2])
-    kept = kept + 1
+  else
+    table.insert(lost, key)
   end
 end
-return kept
+return lost
 """
-"""Renew the leases of KEYS held by ARGV[1]; answers how many were still its own."""
+"""Renew the leases of KEYS held by ARGV[1]; answers those that are no longer its own."""
 
 TAKE = """
 if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
@@ -133,6 +134,8 @@ class RedisShared:
         self.renewing: asyncio.Task | None = None  # the task that renews this process's leases
         #: called (awaited) after every renewal: the host takes lapsed rooms over, the relay follows owners
         self.ticks: list[Callable[[], Any]] = []
+        #: called with a room's code (normalised) when this process finds it lost the room's lease
+        self.on_lost: list[Callable[[str], None]] = []
 
     # ------------------------------------------------------------------ starting and stopping
 
@@ -236,14 +239,20 @@ class RedisShared:
             await asyncio.sleep(RENEW_S)
             held = [*self._leased, *self._ready]
             try:
-                kept = (await self._renew(keys=[self._lease_key(c) for c in held], args=[self.me, LEASE_MS])
-                        if held else 0)
+                lost = (await self._renew(keys=[self._lease_key(c) for c in held], args=[self.me, LEASE_MS])
+                        if held else [])
             except (RedisError, OSError) as error:
                 self._trouble(f"renewing leases: {error}")
                 continue
-            if kept != len(held):
-                self._trouble(f"{len(held) - kept} of this process's {len(held)} leases lapsed (Redis was out of "
-                              "reach longer than a lease lasts)")
+            for key in lost:
+                code = key.rsplit(":", 1)[1]
+                self._ready = deque(c for c in self._ready if c != code)
+                if code in self._leased:
+                    self._leased.discard(code)
+                    self._trouble(f"the lease of room {codes.shown(code)} lapsed (this process was too slow, or "
+                                  "Redis out of reach, longer than a lease lasts): another process plays it now")
+                    for listener in list(self.on_lost):
+                        listener(code)
             for tick in list(self.ticks):
                 try:
                     await tick()

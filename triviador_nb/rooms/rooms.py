@@ -251,6 +251,25 @@ class Rooms(Teaching, Proving):
         self.shared.forget(room.code)
         self._tell_teachers_rooms()
 
+    def let_go(self, code: str) -> None:
+        """Another host process owns room ``code`` now (this one lost its lease, :mod:`.redis_shared`):
+        stop this copy and close its players' connections without a ``closed`` message, so their
+        clients reconnect by themselves and reach the new owner (close code 1012)."""
+        room = self._room(code)
+        if room is None:
+            return
+        key = codes.normalise(room.code)
+        for connections in self._room_conns.pop(key, {}).values():
+            for conn in connections:
+                conn.joined, conn.closing = None, True
+                conn.peer.close(1012, "the room moved to another host process: reconnect")
+        self._holders.pop(key, None)
+        if room.table is not None:
+            room.table.stop()
+        self.rooms.pop(key, None)
+        self.store.remove(room.code)
+        self._tell_teachers_rooms()
+
     def close(self, code: str = "host_stopped", reason: str = "The teacher closed the room.") -> None:
         """Close every room (each player is told, with ``code``) and every connection."""
         if self.closed:
