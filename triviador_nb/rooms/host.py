@@ -159,6 +159,7 @@ class RoomHost:
         self._thread = threading.Thread(target=self._run, name="triviador-room-host", daemon=True)
         self._thread.start()
         self.shared: Shared = LocalShared()
+        self.relay: Any = None  # with Redis: players of rooms other processes own (:mod:`.relay`)
         try:
             if redis is not None:
                 from .redis_shared import RedisShared
@@ -176,7 +177,6 @@ class RoomHost:
         self.logic.names_per_person = names_per_person
         self.store = self.logic.store
         self.code_port = codes.port_of(self.host_part + "2222") if self.host_part is not None else None
-        self.relay: Any = None  # with Redis: players of rooms other processes own (:mod:`.relay`)
         if redis is not None:
             from .relay import Relay
 
