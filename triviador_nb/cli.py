@@ -18,6 +18,7 @@ from pathlib import Path
 import csv
 import io
 import json
+import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -435,7 +436,14 @@ def _add_host_parser(commands: argparse._SubParsersAction) -> None:
     host.add_argument("--address", default="127.0.0.1",
                       help="address to listen on (default: 127.0.0.1; 0.0.0.0 for a classroom network)")
     host.add_argument("--port", type=_positive_int, default=None,
-                      help="port (default: a free one in 41000-41960, named by the room codes)")
+                      help="port (default: a free one in 41000-41960, named by the room codes; with --redis: any free one)")
+    host.add_argument("--redis", default=os.environ.get("TRIVIADOR_NB_REDIS_URL") or None, metavar="URL",
+                      help="share the rooms with the other host processes using this Redis "
+                      "(redis://[:password@]host:port/db; default: $TRIVIADOR_NB_REDIS_URL, else nothing shared): "
+                      "room codes unique across them, join limits and the refusal log shared, each game's record "
+                      "in a stream")
+    host.add_argument("--redis-prefix", default="triviador", metavar="PREFIX",
+                      help="the prefix of this service's keys in Redis (default: triviador)")
     host.add_argument("--names-per-person", type=_positive_int, default=1, metavar="N",
                       help="names one person (a Unix or hub user, a laptop's address) may hold in a room "
                       "(default: 1; more when students share one account)")
@@ -455,6 +463,7 @@ def _run_host(args: argparse.Namespace) -> int:
 
     from triviador_nb.i18n import LanguageError
     from triviador_nb.rooms import RoomHost
+    from triviador_nb.rooms.shared import SharedUnavailable
 
     try:
         language, bank = _host_language_and_bank(args)
@@ -480,7 +489,11 @@ def _run_host(args: argparse.Namespace) -> int:
         print(f"{PROG} host: --teachers-group goes with --hub", file=sys.stderr)
         return 2
     try:
-        room_host = RoomHost(args.address, args.port, hub=hub, names_per_person=args.names_per_person)
+        room_host = RoomHost(args.address, args.port, hub=hub, names_per_person=args.names_per_person,
+                             redis=args.redis, redis_prefix=args.redis_prefix)
+    except SharedUnavailable as error:
+        print(f"{PROG} host: {error}", file=sys.stderr)
+        return 2
     except OSError as error:
         print(f"{PROG} host: cannot listen on {args.address}: {error}", file=sys.stderr)
         return 2

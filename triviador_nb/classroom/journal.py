@@ -223,10 +223,7 @@ class Journal:
             # the teacher's alone (0600): it holds the seat keys and the games' secrets (issue 28)
             self._file = open(self.path, "x", encoding="utf-8", opener=lambda name, flags: os.open(name, flags, 0o600))
             self._claim()  # before the first line: a stale .owner beside a journal deleted since is not ours
-            game = table.game
-            written = self._write([{"journal": JOURNAL_FORMAT, "triviador_nb": __version__, "setup": setup,
-                                    "map": {"name": game.board.name, "fingerprint": board_fingerprint(game.board)},
-                                    "bank": {"fingerprint": bank_fingerprint(game.bank)}}])
+            written = self._write([header_line(table.game, setup)])
             written = written and all(self._write_game(earlier) for earlier in table.games)  # stops at a failure
             if not written:
                 self.close()
@@ -292,22 +289,12 @@ class Journal:
             self._file.close()
 
     def _record_changed(self, what: str, game: Game) -> None:
-        if what == "game":
-            lines = self._game_lines(game)
-        elif what == "replace" or self.problem:  # after a failed write: the whole record again, nothing lost
-            lines = [{"record": [str(e) for e in game.record], "burned": sorted(game.burned)}]
-        else:
-            lines = [{"entry": str(e)} for e in game.record[self._written:]]
-        if self._write(lines):
+        # after a failed write: the whole record again, nothing lost
+        if self._write(record_lines(what, game, self._written, whole=bool(self.problem))):
             self._written = len(game.record)
 
-    def _game_lines(self, game: Game) -> list[dict]:
-        header = game.to_dict()
-        record = header.pop("record")
-        return [{"game": header}, *({"entry": line} for line in record)]
-
     def _write_game(self, game: Game) -> bool:
-        if not self._write(self._game_lines(game)):
+        if not self._write(game_lines(game)):
             return False
         self._written = len(game.record)
         return True
@@ -346,6 +333,31 @@ class Journal:
         return True
 
 
+def header_line(game: Game, setup: dict) -> dict:
+    """A journal's first line: its format and version, ``setup``, the map's and the bank's fingerprints."""
+    return {"journal": JOURNAL_FORMAT, "triviador_nb": __version__, "setup": setup,
+            "map": {"name": game.board.name, "fingerprint": board_fingerprint(game.board)},
+            "bank": {"fingerprint": bank_fingerprint(game.bank)}}
+
+
+def game_lines(game: Game) -> list[dict]:
+    """The lines of a whole game: ``{"game": ...}`` (:meth:`Game.to_dict` without its record), then its entries."""
+    header = game.to_dict()
+    record = header.pop("record")
+    return [{"game": header}, *({"entry": line} for line in record)]
+
+
+def record_lines(what: str, game: Game, written: int, whole: bool = False) -> list[dict]:
+    """The lines a table's change adds (:meth:`~.table.Table.on_record`'s ``what``): a new game's
+    lines, the whole record after an undo or a correction (or when ``whole``), else the entries
+    of ``game.record`` from index ``written`` on."""
+    if what == "game":
+        return game_lines(game)
+    if what == "replace" or whole:
+        return [{"record": [str(e) for e in game.record], "burned": sorted(game.burned)}]
+    return [{"entry": str(e)} for e in game.record[written:]]
+
+
 @dataclass
 class JournalContents:
     """What :func:`read_journal` found.
@@ -377,21 +389,30 @@ def read_journal(path: str | Path) -> JournalContents:
         OSError: the file cannot be read.
     """
     path = Path(path)
-    data = path.read_bytes()
+    return parse_journal(path.read_bytes(), path.name)
+
+
+def parse_journal(data: bytes, name: str) -> JournalContents:
+    """:func:`read_journal` of a journal's bytes (``name`` names it in messages): a file's,
+    or the lines of a room's record stream joined with newlines (:mod:`triviador_nb.rooms.redis_record`).
+
+    Raises:
+        JournalError: as :func:`read_journal`.
+    """
     lines = data.split(b"\n")
     try:
         header = json.loads(lines[0])
     except (ValueError, UnicodeDecodeError, RecursionError):
         header = None
     if not isinstance(header, dict) or "journal" not in header:
-        raise JournalError(f"{path.name} is not a triviador_nb journal (its first line is not a journal header)")
+        raise JournalError(f"{name} is not a triviador_nb journal (its first line is not a journal header)")
     if not (isinstance(header.get("setup"), dict) and isinstance(header.get("map"), dict)
             and isinstance(header["map"].get("fingerprint"), str) and isinstance(header["map"].get("name"), str)
             and isinstance(header.get("bank"), dict) and isinstance(header["bank"].get("fingerprint"), str)):
-        raise JournalError(f"{path.name}: its header is damaged (the setup, map or bank is missing), so the game "
+        raise JournalError(f"{name}: its header is damaged (the setup, map or bank is missing), so the game "
                            "cannot be rebuilt from it")
     if header["journal"] != JOURNAL_FORMAT or header.get("triviador_nb") != __version__:
-        raise JournalError(f"{path.name} was written by triviador_nb {header.get('triviador_nb')!r}; this is "
+        raise JournalError(f"{name} was written by triviador_nb {header.get('triviador_nb')!r}; this is "
                            f"{__version__}, which cannot replay it exactly: resume it with that version")
     contents = JournalContents(header, good_bytes=len(lines[0]) + 1)
     ends = len(lines) - 1 if data.endswith(b"\n") else len(lines)  # the text after the last newline is cut off
@@ -401,7 +422,7 @@ def read_journal(path: str | Path) -> JournalContents:
         if line is None or (not contents.games and "game" not in line):
             after = ends - number - 1
             contents.problems.append(
-                f"{path.name}, line {number + 1}: cut off or damaged (the kernel may have stopped while writing "
+                f"{name}, line {number + 1}: cut off or damaged (the kernel may have stopped while writing "
                 f"it); it was skipped" + (f", and the {after} line{'s' if after != 1 else ''} after it" if after else "")
                 + "; everything before it is kept")
             break

@@ -43,7 +43,9 @@ from ..maps import GameMap, resolve_map
 from . import codes, people
 from .protocol import MAX_CLIENT_MESSAGE, MAX_TEACHER_MESSAGE
 from .guard import ConnectionGate
+from .redis_record import read_record
 from .rooms import NAMES_PER_PERSON, LogEntry, Room, Rooms, new_teacher_key
+from .shared import LocalShared, Shared
 from .store import RoomStore
 
 LOG = logging.getLogger("triviador_nb.rooms")
@@ -111,7 +113,7 @@ class _CountingConnection(ServerConnection):
         logic = getattr(self.host, "logic", None)
         if logic is not None:
             logic._log("", person, "too_many_pending", "a connection over the person's or the host's limit of "
-                                                       "connections still opening")
+                                                       "connections still opening", refusal=True)
             logic.refused += 1
 
     def handshaken(self) -> None:
@@ -173,11 +175,18 @@ class RoomHost:
         names_per_person: names one person may hold in a room
             (:data:`~.rooms.NAMES_PER_PERSON`; more when students share one
             Unix account).
+        redis: the URL of a Redis the host shares with other host processes
+            (``redis://[:password@]host:port/db``; :mod:`.redis_shared`): room
+            codes unique across them and naming no port (``port`` None: any
+            free port), join limits and the refusal log shared, each game's
+            record written to a stream. None (the default): nothing shared.
+        redis_prefix: the prefix of the host's keys in that Redis.
 
     Attributes:
         address, port: where the host listens.
         code_port: the port its rooms' codes name (``port`` itself, or a
-            second port of 41000-41960 the host holds as well).
+            second port of 41000-41960 the host holds as well); None with
+            ``redis`` (the codes name no port).
         loop: the host's own event loop (on its own thread).
         logic: the rooms' logic (:class:`~.rooms.Rooms`), on that loop.
         teacher_key: the secret that makes a connection a teacher (it never
@@ -187,12 +196,13 @@ class RoomHost:
         refused: how many messages were refused in all.
 
     Raises:
-        OSError: the port cannot be had (the message says which).
+        OSError: the port cannot be had (the message says which); Redis
+            cannot be reached.
     """
 
     def __init__(self, address: str = "127.0.0.1", port: int | None = None, store: RoomStore | None = None,
                  hub: Any = None, journals: bool = True, names_per_person: int = NAMES_PER_PERSON,
-                 code_port: int | None = None):
+                 code_port: int | None = None, redis: str | None = None, redis_prefix: str = "triviador"):
         self.address = address
         self._hub = hub
         self.teacher_key = new_teacher_key()
@@ -206,17 +216,36 @@ class RoomHost:
         self._code_server = None  # the second listener, on the codes' port, when ``port`` is not one of them
         self._thread = threading.Thread(target=self._run, name="triviador-room-host", daemon=True)
         self._thread.start()
+        self.shared: Shared = LocalShared()
+        self.relay: Any = None  # with Redis: players of rooms other processes own (:mod:`.relay`)
         try:
+            if redis is not None:
+                from .redis_shared import RedisShared
+
+                self.shared = RedisShared(redis, redis_prefix)
+                self._call(self.shared.start, timeout=CALL_TIMEOUT_S)
             self.port, self.host_part = self._call(self._bind, port, code_port, timeout=CALL_TIMEOUT_S)
         except BaseException:
+            self._call_quietly(self._stop_shared)
             self._stop_loop()
             raise
         self.logic = Rooms(LoopClock(self.loop), self.host_part, address, self.port, teacher_key=self.teacher_key,
-                           store=store, call=self._call, journals=journals)
+                           store=store, call=self._call, journals=journals, shared=self.shared)
         self.logic.behind_hub = hub is not None
         self.logic.names_per_person = names_per_person
         self.store = self.logic.store
-        self.code_port = codes.port_of(self.host_part + "2222")
+        self.code_port = codes.port_of(self.host_part + "2222") if self.host_part is not None else None
+        if redis is not None:
+            from .relay import Relay
+
+            self.relay = Relay(self.shared, self.logic)
+            self.shared.ticks += [self._take_over_lapsed, self.relay.follow_owners]
+            self.shared.on_lost.append(self.logic.let_go)
+            try:
+                self._call(self.relay.start, timeout=CALL_TIMEOUT_S)
+            except BaseException:
+                self.close()
+                raise
 
     @property
     def hub(self) -> Any:
@@ -256,6 +285,9 @@ class RoomHost:
                        process_request=self._handshake,
                        create_connection=type("_HostConnection", (_CountingConnection,), {"gate": self.gate,
                                                                                         "host": self}))
+        if not self.shared.codes_name_port:  # (rooms in Redis: codes are names, any port serves)
+            self._server = await serve(self._serve, self.address, port or 0, **options)
+            return self._server.sockets[0].getsockname()[1], None
         if port is not None:
             self._server = await serve(self._serve, self.address, port, **options)
             actual = self._server.sockets[0].getsockname()[1]
@@ -386,6 +418,9 @@ class RoomHost:
                   if code == "host_stopped" else "The teacher closed the room.")
         self.logic.close(code, reason)
         await asyncio.sleep(0.05)  # let the closing messages leave
+        if self.relay is not None:
+            await self.relay.stop()
+        await self._stop_shared()
         for server in (self._server, self._code_server):
             if server is not None:
                 server.close(close_connections=True)
@@ -393,6 +428,37 @@ class RoomHost:
                     await asyncio.wait_for(server.wait_closed(), 3.0)
                 except asyncio.TimeoutError:
                     pass
+
+    async def _take_over_lapsed(self) -> None:
+        """Bring back, playing, every room whose owner stopped renewing its lease (its process died):
+        from its record in Redis, with its code, seat keys and games as they stood (:mod:`.redis_shared`)."""
+        for code, lines in await self.shared.lapsed():
+            try:
+                contents = read_record(lines, code)
+                setup = contents.header["setup"]
+                game_map = resolve_map(setup["map"], players=find_rule_set(setup["rules"]).players)
+                bank = resolve_bank(setup["bank"])
+                games = rebuild_games(contents, game_map.board, bank)
+                self.logic.resume_room(setup, contents, None, game_map, bank, games, setup.get("language") or "en",
+                                       held=False)
+                self.logic._log(codes.shown(code), "host", "taken_over",
+                                "this host process took the room over: its owner stopped renewing its lease")
+            except Exception as error:  # noqa: BLE001 - a room that cannot come back is left, said so
+                self.logic._log(codes.shown(code), "host", "take_over_failed",
+                                f"the room could not be taken over: {type(error).__name__}: {error}")
+                self.shared.forget(code)
+
+    async def _stop_shared(self) -> None:
+        """Finish the shared store's writes (bounded) and give up its leases."""
+        stop = getattr(self.shared, "stop", None)
+        if stop is not None:
+            await stop()
+
+    def _call_quietly(self, fn: Callable[..., Any]) -> None:
+        try:
+            self._call(fn, timeout=CALL_TIMEOUT_S)
+        except Exception:  # noqa: BLE001 - (cleaning up after a failed start)
+            pass
 
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)
@@ -455,7 +521,8 @@ class RoomHost:
         if isinstance(ws, _CountingConnection):
             ws.handshaken()
         if self._open >= self.max_connections:
-            self.logic._log("", address, "too_many_connections", f"a connection over the {self.max_connections} open")
+            self.logic._log("", address, "too_many_connections", f"a connection over the {self.max_connections} open",
+                            refusal=True)
             self.logic.refused += 1
             await ws.close(1013, "the room host is full: try again later")
             return
@@ -463,8 +530,19 @@ class RoomHost:
         peer = _SocketPeer(ws, address, identity)
         conn = self.logic.connect(peer)
         ws.on_control = lambda: self.logic.control_frame(conn)
+        relayed = None  # the connection's id when another process owns its room (:mod:`.relay`)
         try:
             async for raw in ws:
+                if relayed is not None:
+                    self.relay.forward(relayed, raw)
+                    continue
+                if conn.joined is None and conn.teacher is None:
+                    owner = await self.relay.owner_of(raw) if self.relay is not None else None
+                    if owner is not None:  # a room another process owns: its logic judges this connection
+                        self.logic.disconnect(conn)
+                        relayed = self.relay.open(ws, owner, address, identity, raw)
+                        continue
+                    await self.shared.before(address)  # the join limits judge it: read them first
                 self.logic.receive(conn, raw)
                 if conn.teacher is not None:
                     peer.allow_size(MAX_TEACHER_MESSAGE)
@@ -476,7 +554,10 @@ class RoomHost:
             self.logic._log(joined[0].code if joined else "", address, "fault", f"{type(error).__name__}: {error}")
         finally:
             self._open -= 1
-            self.logic.disconnect(conn)
+            if relayed is not None:
+                self.relay.closed(relayed)
+            else:
+                self.logic.disconnect(conn)
 
 
 def _person(ws: ServerConnection, identity: Any) -> str:

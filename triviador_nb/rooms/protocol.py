@@ -326,6 +326,50 @@ def op(ref: int, command: str, room: str = "", args: dict | None = None) -> str:
                  args={k: v for k, v in (args or {}).items() if v is not None})
 
 
+def joined_room(text: str | bytes) -> str | None:
+    """The room a client's message joins (``join``, first or again), as sent; None for any other
+    message or one that is not JSON (the host's logic judges it). Cheap: a host reads it to find
+    which process owns the room (issue 23)."""
+    if not isinstance(text, str) or len(text) > MAX_CLIENT_MESSAGE:
+        return None
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return None
+    room = data.get("room") if isinstance(data, dict) and data.get("type") == "join" else None
+    return room if isinstance(room, str) else None
+
+
+RELAY_KINDS = ("open", "text", "close")
+
+
+def relay(kind: str, conn: str, via: str, text: str = "", **fields: Any) -> str:
+    """An envelope between two host processes of one service (issue 23, :mod:`.relay`): a client
+    connected to process ``via`` (its connection ``conn``) plays a room another process owns.
+    ``kind``: ``open`` (the connection arrived: ``address``, ``user``, ``teacher`` of its peer),
+    ``text`` (a message, ``text``, either way), ``close`` (it closed: ``code``, ``reason``).
+    ``via`` names the process that sends the envelope; ``down=True`` marks the owner's (to the
+    via's socket). Never sent to a client."""
+    return json.dumps({"relay": kind, "conn": conn, "via": via, "text": text, **fields},
+                      ensure_ascii=False, separators=(",", ":"))
+
+
+def parse_relay(text: str) -> dict:
+    """Read an envelope of :func:`relay`.
+
+    Raises:
+        ProtocolError: not one.
+    """
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("not_json", "a relay envelope is JSON") from None
+    if not (isinstance(data, dict) and data.get("relay") in RELAY_KINDS and isinstance(data.get("conn"), str)
+            and isinstance(data.get("via"), str) and isinstance(data.get("text"), str)):
+        raise ProtocolError("bad_relay", "not a relay envelope")
+    return data
+
+
 def parse_client(text: str | bytes) -> ClientMessage:
     """Read a player's message.
 

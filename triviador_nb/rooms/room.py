@@ -259,6 +259,7 @@ class Room:
                                       think_s=self.think_s, new_game=new_game))
         if self.journal_path is not None:
             self._keep_journal(self.journal_path)
+        self.rooms.shared.follow(self)
         table.start()  # notifies: every member gets the first view
         self.rooms._send_room(self, welcome_for=set(record.members))
         return table

@@ -42,11 +42,12 @@ from ..classroom.journal import JournalContents
 from ..engine import Game, QuestionBank, RuleSet, find_rule_set
 from ..maps import GameMap
 from . import codes, names, people, protocol
-from .guard import FailedJoins, MessageBudget
+from .guard import FAILED_JOIN_WINDOW_S, FAILED_JOINS_ALL, FAILED_JOINS_PER_ADDRESS, MessageBudget
 from .protocol import (MAX_CLIENT_MESSAGE, MAX_TEACHER_MESSAGE, PROVING, Intent, Join, Leave, Op, Proof,
                        ProtocolError, Teacher, intent_action, parse_client)
 from .proving import Proving
 from .room import ANY_TEACHER, KEY_OWNER, SKILLS, Room, RoomError
+from .shared import LocalShared, Shared
 from .store import Member, MemoryStore, RoomRecord, RoomStore
 from .teaching import Teaching
 
@@ -141,6 +142,9 @@ class Rooms(Teaching, Proving):
         own_person: the person key of the host's own Unix user (the teacher
             trying a room with several names from one kernel): it may hold
             any number of names. None: nobody is exempt.
+        shared: what this host shares with other host processes (codes,
+            join limits, the refusal log, the games' records: :mod:`.shared`);
+            None: nothing, one process (:class:`~.shared.LocalShared`).
 
     Attributes:
         rooms: normalised code -> :class:`Room`.
@@ -151,7 +155,7 @@ class Rooms(Teaching, Proving):
     def __init__(self, clock: Clock, host_part: str | None = None, address: str = "127.0.0.1", port: int = 0,
                  teacher_key: str | None = None, store: RoomStore | None = None,
                  call: Callable[..., Any] | None = None, journals: bool = True,
-                 own_person: str | None = people.own_key()):
+                 own_person: str | None = people.own_key(), shared: Shared | None = None):
         self.clock = clock
         self.host_part, self.address, self.port = host_part, address, port
         self.teacher_key = teacher_key
@@ -165,8 +169,10 @@ class Rooms(Teaching, Proving):
         self.refused = 0
         self.rooms: dict[str, Room] = {}
         self.connections: set[Connection] = set()
-        self._failed = FailedJoins()
-        self._new_members = FailedJoins(NEW_MEMBERS_PER_ADDRESS, NEW_MEMBERS_ALL, 60.0)
+        self.shared: Shared = shared if shared is not None else LocalShared()
+        self._failed = self.shared.window("failed_joins", FAILED_JOINS_PER_ADDRESS, FAILED_JOINS_ALL,
+                                          FAILED_JOIN_WINDOW_S)
+        self._new_members = self.shared.window("new_names", NEW_MEMBERS_PER_ADDRESS, NEW_MEMBERS_ALL, 60.0)
         self._rejoined_at: dict[tuple[str, str], float] = {}
         self._room_conns: dict[str, dict[str, set[Connection]]] = {}  # room -> member name -> connections
         self._unjoined: dict[str, list[Connection]] = {}  # person -> their connections not joined yet, oldest first
@@ -176,6 +182,7 @@ class Rooms(Teaching, Proving):
         self._teachers: set[Connection] = set()
         self._files = tempfile.TemporaryDirectory(prefix="triviador-rooms-")  # teachers' bank and map files
         self.closed = False
+        self.shared.listen(self._heard)
 
     # ------------------------------------------------------------------ rooms
 
@@ -183,8 +190,7 @@ class Rooms(Teaching, Proving):
                   reveal_s: float = 3.0, think_s: float = 1.2, language: str = "en",
                   owner: str = KEY_OWNER) -> Room:
         """A new room with its own code (on the rooms' thread)."""
-        taken = {codes.normalise(r.code) for r in self.store}
-        record = RoomRecord(codes.new_code(self.host_part or codes.random_host_part(), taken), rules.players)
+        record = RoomRecord(self.shared.new_code(self.host_part, [r.code for r in self.store]), rules.players)
         self.store.add(record)
         room = Room(self, record, rules, game_map, bank, seed, pace, reveal_s, think_s)
         room.language, room.owner = language, owner
@@ -192,16 +198,19 @@ class Rooms(Teaching, Proving):
         self._tell_teachers_rooms()
         return room
 
-    def resume_room(self, setup: dict, contents: JournalContents, path: Path, game_map: GameMap,
-                    bank: QuestionBank, games: list[Game], language: str) -> Room:
+    def resume_room(self, setup: dict, contents: JournalContents, path: Path | None, game_map: GameMap,
+                    bank: QuestionBank, games: list[Game], language: str, held: bool = True) -> Room:
         """Bring back a room from its journal (on the rooms' thread): the same
-        code and seat keys, the games where they stood, held.
+        code and seat keys, the games where they stood, held (``held`` False:
+        playing on at once, as when a host process takes over a room whose
+        owner died). ``path``: the journal file that goes on, or None (the
+        record goes on in the shared store only).
 
         Raises:
             ValueError: the code's port is not this host's, or the room is open already.
         """
         code = setup["code"]
-        if codes.normalise(code)[:2] != (self.host_part or ""):
+        if self.shared.codes_name_port and codes.normalise(code)[:2] != (self.host_part or ""):
             raise ValueError(f"room {code} belongs on port {codes.port_of(code)}; this host listens on {self.port}")
         if self.store.get(code) is not None:
             raise ValueError(f"room {code} is open already")
@@ -221,9 +230,12 @@ class Rooms(Teaching, Proving):
         table = room._set_table(Table(games[-1], {s: Bot(s, k, seed) for s, k in record.bots.items()},
                                       self.clock, pace=room.pace, reveal_s=room.reveal_s,
                                       think_s=room.think_s, new_game=room._new_game_maker(), earlier=games[:-1]))
-        room._keep_journal(path, resumed=contents)
+        if path is not None:
+            room._keep_journal(path, resumed=contents)
+        self.shared.follow(room)
         table.start()
-        table.hold()  # the teacher resumes when the students are back
+        if held:
+            table.hold()  # the teacher resumes when the students are back
         self._tell_teachers_rooms()
         return room
 
@@ -236,6 +248,26 @@ class Rooms(Teaching, Proving):
                 conn.joined = None
         self._holders.pop(key, None)
         self._released.pop(key, None)
+        if room.table is not None:
+            room.table.stop()
+        self.rooms.pop(key, None)
+        self.store.remove(room.code)
+        self.shared.forget(room.code)
+        self._tell_teachers_rooms()
+
+    def let_go(self, code: str) -> None:
+        """Another host process owns room ``code`` now (this one lost its lease, :mod:`.redis_shared`):
+        stop this copy and close its players' connections without a ``closed`` message, so their
+        clients reconnect by themselves and reach the new owner (close code 1012)."""
+        room = self._room(code)
+        if room is None:
+            return
+        key = codes.normalise(room.code)
+        for connections in self._room_conns.pop(key, {}).values():
+            for conn in connections:
+                conn.joined, conn.closing = None, True
+                conn.peer.close(1012, "the room moved to another host process: reconnect")
+        self._holders.pop(key, None)
         if room.table is not None:
             room.table.stop()
         self.rooms.pop(key, None)
@@ -630,11 +662,22 @@ class Rooms(Teaching, Proving):
     def _refuse(self, conn: Connection, code: str, text: str) -> None:
         self.refused += 1
         joined = conn.joined
-        self._log(joined[0].code if joined else "", joined[1].name if joined else conn.peer.address, code, text)
+        self._log(joined[0].code if joined else "", joined[1].name if joined else conn.peer.address, code, text,
+                  refusal=True)
 
-    def _log(self, room: str, who: str, code: str, text: str) -> None:
-        self.log.append(LogEntry(time.time(), room, who, code, text))
+    def _log(self, room: str, who: str, code: str, text: str, refusal: bool = False) -> None:
+        """Log a refusal (``refusal``: counted in :attr:`refused` by the other processes) or a notice,
+        here and for every process of the service (:meth:`~.shared.Shared.publish`)."""
+        entry = LogEntry(time.time(), room, who, code, text)
+        self.log.append(entry)
         LOG.info("room %s: %s: %s (%s)", room or "-", who, text, code)
+        self.shared.publish(room, who, code, text, entry.at, refusal)
+
+    def _heard(self, at: float, room: str, who: str, code: str, text: str, refusal: bool) -> None:
+        """Another host process of the service logged this (:meth:`~.shared.Shared.listen`)."""
+        self.log.append(LogEntry(at, room, who, code, text))
+        if refusal:
+            self.refused += 1
 
 
 def new_teacher_key() -> str:
