@@ -124,6 +124,21 @@ def test_a_click_on_the_middle_of_every_name_takes_that_territory(server_url):
     assert report.sweep_messages == 0
 
 
+@pytest.mark.parametrize("viewport", [(1280, 720), (1366, 900), (1920, 1080)])
+def test_in_a_battle_round_no_score_label_covers_a_name(server_url, viewport):
+    """Issue 24: in battle rounds every territory carries its score label (seat mark and value, a base's
+    castle above it), and those covered names ("Bács-" / "Kiskun" under "2 200"): 3 names over score
+    labels at 1280x720 and 1 at 1366x900 and 1920x1080 (seed 1). The drawn boxes of the names and of every
+    castle and value are measured in the browser."""
+    from map_driver import battle_labels
+
+    report = battle_labels(server_url, OUT, viewport)
+    print(f"\n{viewport}: {len(report.names)} names, {len(report.scores)} score labels, "
+          f"names over them {report.names_over_scores}, over names {report.names_over_names}")
+    assert len(report.names) == 19 and len([s for s in report.scores if s["kind"] == "castle"]) == 3
+    assert report.names_over_scores == [] and report.names_over_names == []
+
+
 @pytest.mark.parametrize("viewport", [(1366, 900)])  # at 1280x720 a long question still pushes the last option below the fold (issue 24, open)
 def test_a_question_opens_in_view_and_the_map_stays_put(server_url, viewport):
     """Issue 24's bug 5 and the map's jump: with the game scrolled into view once, every question's

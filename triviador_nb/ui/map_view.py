@@ -37,7 +37,7 @@ from ..i18n import MAP, TERRITORY, _, current_language, ngettext, pgettext, spea
 from ..maps import GameMap
 from .browser_input import BrowserInput
 from .cells import close_widgets
-from .label_layout import AREA_LIMIT, Placement, place_names
+from .label_layout import AREA_LIMIT, Placement, place_names, wrapped_lines
 from .palette import BORDER, FREE, HIGHLIGHT
 from .styles import MAP_CSS
 
@@ -157,12 +157,21 @@ def label_html(value: int | None, towers: int | None, total_towers: int, colour:
 def name_html(territory: str, name: str, place: Placement = Placement()) -> str:
     """HTML of a territory's name label, drawn below the label point, or
     where ``place`` moves it (:mod:`.label_layout`); ``data-territory`` lets
-    a browser test find the territory by its id."""
+    a browser test find the territory by its id.
+
+    The name is broken into the lines the layout measured
+    (:func:`.label_layout.wrapped_lines`) and the browser wraps no further:
+    a name the browser wrapped took a box as wide as its whole wrap width
+    (64 px for "Bács-" / "Kiskun" where the layout counted 42), and that
+    box covered the score labels beside it."""
     scale = f"--tnb-scale: {place.scale:g}; " if place.scale != 1.0 else ""
-    style = (f' style="{scale}transform: translate(calc(-50% + {place.dx:g}em), {place.dy:g}em); '
-             f'max-width: {place.wrap:g}em"') if place.moved else ""
-    return (f'<div class="tnb-label tnb-name" data-territory="{escape(territory)}"{style}>'
-            f'{escape(name)}</div>')
+    style = (f' style="{scale}transform: translate(calc(-50% + {place.dx:g}em), {place.dy:g}em)"'
+             if place.moved else "")
+    # a line broken at a space keeps it (the browser drops it at the line's end): the text stays the name
+    lines = wrapped_lines(name, place.wrap)
+    text = "<br>".join(escape(line) + ("" if line.endswith("-") or k == len(lines) - 1 else " ")
+                       for k, line in enumerate(lines))
+    return f'<div class="tnb-label tnb-name" data-territory="{escape(territory)}"{style}>{text}</div>'
 
 
 class MapView:

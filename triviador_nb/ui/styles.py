@@ -7,7 +7,7 @@ in (``.tnb-board`` is a CSS size container), so names are 12 px on a 560 px
 map and 19 px on a projector's 1,100 px one.
 """
 
-from .label_layout import WRAP_EM, name_font_css
+from .label_layout import CASTLE_LINE_EM, name_font_css, points_font_css
 from .palette import SEA, TEXT
 
 MAP_CSS = f"""
@@ -23,12 +23,12 @@ MAP_CSS = f"""
   font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif;
   text-shadow: 0 0 3px #fff, 0 0 3px #fff, 0 0 3px #fff; }}
 .tnb-map .tnb-points {{ bottom: 0; display: flex; flex-direction: column; align-items: center;
-  font-size: clamp(15px, 1.3cqw + 7px, 26px); }}
-.tnb-map .tnb-points .tnb-castle-svg {{ height: 1.55em; width: auto; }}
+  font-size: {points_font_css()}; }}
+.tnb-map .tnb-points .tnb-castle-svg {{ height: {CASTLE_LINE_EM:g}em; width: auto; }}
 .tnb-map .tnb-value {{ font-weight: bold; }}
 .tnb-map .tnb-mark {{ display: inline-block; min-width: 1.05em; margin-right: 0.18em; padding: 0 0.12em;
   border: 0.14em solid; border-radius: 0.3em; background: #fff; font-size: 0.8em; line-height: 1.05em; }}
-.tnb-map .tnb-name {{ top: 1px; max-width: {WRAP_EM:g}em; font-size: calc(var(--tnb-scale, 1) * {name_font_css()});
+.tnb-map .tnb-name {{ top: 1px; white-space: nowrap; font-size: calc(var(--tnb-scale, 1) * {name_font_css()});
   line-height: 1.0; }}  /* --tnb-scale: a name the layout made smaller (label_layout.Placement.scale) */
 </style>
 """
