@@ -19,7 +19,7 @@ from triviador_nb.maps import load_builtin_map
 from triviador_nb.banks import load_builtin_bank
 from triviador_nb.ui import ManualClock, play, setup
 from triviador_nb.ui.cells import close_widgets, shown_by_cell
-from triviador_nb.ui.map_view import GAME_MAP_HEIGHT, MapView, view_aspect
+from triviador_nb.ui.map_view import GAME_MAP_HEIGHT, GAME_MAP_SHARE, MapView, view_aspect
 from triviador_nb.ui.palette import BORDER, HIGHLIGHT
 
 
@@ -39,7 +39,8 @@ def test_game_map_is_sized_outright_never_stretched():
     assert round(aspect, 2) == 1.63  # Hungary is wide
     assert view.map.layout.height == f"min({GAME_MAP_HEIGHT}, calc(100cqw / {aspect:.3f}))"
     assert view.map.layout.flex == "0 0 auto"  # ipyleaflet's own CSS says 1 1 auto: it grew to 1,077 px
-    assert view.widget.layout.width == f"min(62%, calc({GAME_MAP_HEIGHT} * {aspect:.3f}))"
+    assert view.widget.layout.width == f"min({GAME_MAP_SHARE}, calc({GAME_MAP_HEIGHT} * {aspect:.3f}))"
+    assert GAME_MAP_HEIGHT == "max(320px, calc(100vh - 300px))"  # no 660 px cap: a projector's height used
     uk = MapView(load_builtin_map("uk19"))
     assert round(uk.aspect, 2) == 0.8  # a tall country gets a narrow board, filled, not a fifth of a wide one
 

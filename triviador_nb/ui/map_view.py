@@ -42,9 +42,13 @@ from .palette import BORDER, FREE, HIGHLIGHT
 from .styles import MAP_CSS
 
 # The game map's height: as tall as fits beside JupyterLab's menus and the
-# game's title on a 720 px projector (420 px) or a 1080 px screen (660 px).
-GAME_MAP_HEIGHT = "clamp(320px, calc(100vh - 300px), 660px)"
-GAME_MAP_SHARE = "62%"  # of the game's width at most; the side panel takes the rest
+# game's title: 420 px on a 720 px projector, 600 px at 900, and the window's
+# height on a 1080 px projector too (780 px: it stopped at 660 and left 40 %
+# of the screen empty below the map: issue 24).
+GAME_MAP_HEIGHT = "max(320px, calc(100vh - 300px))"
+# Of the game's width at most: 62 %, or on a wide screen all but 520 px (the side panel's question and
+# options need no more), so that a wide country's board can grow to that height (1,271 px for Hungary).
+GAME_MAP_SHARE = "max(62%, calc(100% - 520px))"
 ZERO = [0, 0]  # labels are drawn by CSS around their point (styles.py), so their icons have no size
 # Bounded kernel work on big maps (benchmarks/big_maps.py): laying the names out is about linear in the
 # territories but grows with how crowded they are (0.5 s for 434 on a 725 px board, 15 s for 2,328).
