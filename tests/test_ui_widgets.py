@@ -720,3 +720,20 @@ def test_the_countdown_sends_a_number_once_a_second():
             panel.set_time_left(left)
     assert panel.timer.value == 9.0 and panel.timer_label.value == "9 s"
     assert len(traffic.messages) == 2 and traffic.total_bytes < 160  # the bar and the number, once
+
+
+def test_a_long_question_is_marked_to_be_drawn_smaller_in_a_short_window():
+    """Issue 24: at 1280x720 a 97-character question beside the map put option D 8 px from the fold;
+    a question over LONG_QUESTION characters gets the class the short-window CSS draws at 17 px."""
+    from triviador_nb.ui.question_panel import LONG_QUESTION, QuestionPanel
+    from triviador_nb.ui.styles import CSS
+
+    panel = QuestionPanel()
+    options = ("Oder", "Elbe", "Vistula", "Warta")
+    text = "Together with its tributary the Neisse, which river forms most of the German–Polish border?"
+    panel.ask("Multiple-choice question", text, options, True, 15)
+    assert len(text) == 91 > LONG_QUESTION and '<div class="tnb-qtext tnb-long" role="status">' in panel.text.value
+    panel.ask("Multiple-choice question", "x" * LONG_QUESTION, options, True, 15)
+    assert '<div class="tnb-qtext" role="status">' in panel.text.value
+    short_window = CSS.split("@media (max-height: 760px) {")[1].split("\n}")[0]
+    assert ".tnb-qtext.tnb-long { font-size: 17px;" in short_window

@@ -23,6 +23,9 @@ from .browser_input import BrowserInput
 from .cells import close_widgets
 
 LETTERS = "ABCD"
+# A question longer than this (characters) is drawn smaller in a window at most 760 px tall: at 1280x720 a
+# 104-character question took 5 lines beside the map and pushed option D below the fold (issue 24).
+LONG_QUESTION = 60
 _DIGITS = re.compile(r"[0-9]{1,15}")  # D1: a whole number >= 0; 15 digits at most
 
 
@@ -154,7 +157,8 @@ class QuestionPanel:
             with speaking(self.language):
                 watching = _("You watch this one.")
         self.header.value = f'<div class="tnb-qhead">{escape(title)}</div>'
-        self.text.value = f'<div class="tnb-qtext" role="status">{escape(text)}</div>'
+        long = " tnb-long" if len(text) > LONG_QUESTION else ""  # smaller in a short window (styles.CSS)
+        self.text.value = f'<div class="tnb-qtext{long}" role="status">{escape(text)}</div>'
         self._start_timer(seconds)
         self.feedback.value = "" if can_answer or not watching else f'<div class="tnb-note">{escape(watching)}</div>'
         self._accepting = can_answer

@@ -86,6 +86,8 @@ CSS = f"""
 .tnb-question .progress-bar {{ transition: width 1s linear; }}  /* the countdown moves once a second */
 @media (max-height: 760px) {{  /* a 1280x720 laptop: the four options fit under the map's top without scrolling */
   .tnb-question .tnb-choice {{ height: 42px !important; }}
+  .tnb-qhead {{ font-size: 13px; }}
+  .tnb-qtext.tnb-long {{ font-size: 17px; line-height: 1.2; }}  /* question_panel.LONG_QUESTION */
 }}
 .tnb-guess input {{ font-size: 22px !important; height: 44px !important; }}
 .tnb-reveal {{ font-size: 16px; background: #F6F6F6; border-radius: 8px; padding: 8px; }}
