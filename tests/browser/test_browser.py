@@ -162,6 +162,19 @@ def test_a_question_opens_in_view_and_the_map_stays_put(server_url, viewport, lo
     assert report.broken_words == [], report.broken_words
 
 
+def test_the_form_and_the_game_in_czech_cut_no_label_at_1280x720(server_url):
+    """Issue 24's cut labels, in Czech: the setup form, the new game, its questions and play at 1280x720
+    show no label cut short ("Odpově..." on the guess's Answer button and "D) Tomáš Garrigue Mas..." on
+    a long option were cut beside the map)."""
+    from czech_driver import run_in_czech
+
+    run = run_in_czech(server_url, OUT)
+    print(f"\nin Czech: {run.cut}")
+    assert run.title.startswith("ConQUIZtador · Maďarsko"), run.title
+    assert {"form", "game", "choice", "guess"} <= set(run.cut), run.cut  # each screen was looked at
+    assert all(cut == [] for cut in run.cut.values()), run.cut
+
+
 def test_a_whole_game_in_voila_on_a_projector_screen(server_url):
     (report,) = play_whole_game(server_url, OUT, "voila", (1280, 720))
     check_game(report)

@@ -75,11 +75,12 @@ class QuestionPanel:
             button.add_class("tnb-choice")
             button.on_click(self._choice_clicked(i))
         self.guess_box = w.Text(placeholder=_("your number"), continuous_update=False,
-                                layout={"width": "62%", "height": "48px"})
+                                layout={"width": "50%", "height": "48px"})
         self.guess_box.add_class("tnb-guess")
         self.answer_button = w.Button(description=_("Answer"), button_style="primary",
-                                      layout={"width": "36%", "height": "48px"},
+                                      layout={"width": "48%", "height": "48px"},
                                       style={"font_size": "19px", "font_weight": "bold"})
+        self.answer_button.add_class("tnb-answer")
         self.guess_box.observe(self._guess_submitted, "value")
         self.answer_button.on_click(lambda _: self._submit_guess())
         self.guess_row = w.HBox([self.guess_box, self.answer_button],

@@ -90,6 +90,10 @@ CSS = f"""
   .tnb-qtext.tnb-long {{ font-size: 17px; line-height: 1.2; }}  /* question_panel.LONG_QUESTION */
 }}
 .tnb-guess input {{ font-size: 22px !important; height: 44px !important; }}
+.tnb-question .tnb-choice {{ white-space: normal; line-height: 1.1; overflow-wrap: anywhere; }}
+.tnb-question .tnb-answer {{ padding: 0 4px !important; }}
+/* a long option wraps onto a second line and "Odpovědět" keeps its letters, not "D) Tomáš Garrigue Mas..."
+   and "Odpově..." in Czech beside a 1280x720 laptop's map (issue 24) */
 .tnb-reveal {{ font-size: 16px; background: #F6F6F6; border-radius: 8px; padding: 8px; }}
 .tnb-reveal-q {{ color: #444; }}
 .tnb-correct {{ font-size: 19px; margin: 4px 0; }}
