@@ -848,7 +848,7 @@ def reference_place_names(points, names, map_width_px, bases=()):
                                               name_font_px)
 
     em = name_font_px(map_width_px)
-    fixed = [_points_box(x, y, tid in bases, em) for tid, (x, y) in points.items()]
+    fixed = [_points_box(x, y, tid in bases, map_width_px) for tid, (x, y) in points.items()]
 
     def crowding(tid):
         x, y = points[tid]

@@ -781,3 +781,20 @@ def test_splices_rebuild_the_new_value_in_the_browser():
         old = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
         new = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
         assert _applied(old, splices(old, new)) == new, (old, new)
+
+
+def test_a_long_question_is_marked_to_be_drawn_smaller_in_a_short_window():
+    """Issue 24: at 1280x720 a 97-character question beside the map put option D 8 px from the fold;
+    a question over LONG_QUESTION characters gets the class the short-window CSS draws at 17 px."""
+    from triviador_nb.ui.question_panel import LONG_QUESTION, QuestionPanel
+    from triviador_nb.ui.styles import CSS
+
+    panel = QuestionPanel()
+    options = ("Oder", "Elbe", "Vistula", "Warta")
+    text = "Together with its tributary the Neisse, which river forms most of the German–Polish border?"
+    panel.ask("Multiple-choice question", text, options, True, 15)
+    assert len(text) == 91 > LONG_QUESTION and '<div class="tnb-qtext tnb-long" role="status">' in panel.text.value
+    panel.ask("Multiple-choice question", "x" * LONG_QUESTION, options, True, 15)
+    assert '<div class="tnb-qtext" role="status">' in panel.text.value
+    short_window = CSS.split("@media (max-height: 760px) {")[1].split("\n}")[0]
+    assert ".tnb-qtext.tnb-long { font-size: 17px;" in short_window

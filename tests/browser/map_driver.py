@@ -14,9 +14,13 @@ records where the map is and whether the answer options (the four buttons, or
 the number box and its button) are inside the window; after each result, the
 words of the results table that the browser broke across lines.
 
+:func:`battle_labels` opens a game at its first battle turn, where every
+territory carries its score label (a value with its seat mark, a castle's
+towers above a base's), and measures every name's drawn box against them.
+
 Usage (a Jupyter server serving the repository on ``URL`` without a token)::
 
-    python tests/browser/map_driver.py URL OUT_DIR [names|questions] [WIDTHxHEIGHT]
+    python tests/browser/map_driver.py URL OUT_DIR [names|questions|battle] [WIDTHxHEIGHT]
 """
 
 from __future__ import annotations
@@ -63,6 +67,59 @@ def back_to_the_first_base(_button):
 back = widgets.Button(description="Back to the first base")
 back.on_click(back_to_the_first_base)
 display(app, back)
+"""
+
+# The battle test's notebook: a ConQUIZtador game on Hungary played by bots (engine only, seeded) up to the
+# first battle turn of the player at the screen, then shown; every territory carries its value and seat
+# mark, the bases their castles. Pace 200: no bot acts while the labels are measured.
+BATTLE_CELL = """# NBVAL_IGNORE_OUTPUT
+from triviador_nb.banks import resolve_bank
+from triviador_nb.bots import Bot
+from triviador_nb.engine import Game, find_rule_set
+from triviador_nb.maps import resolve_map
+from triviador_nb.ui.app import GameApp
+
+game_map = resolve_map("hungary", players=3)
+game = Game(find_rule_set("conquiztador"), game_map.board, resolve_bank("general_knowledge_en"), SEED,
+            names=["Your team", "Bot 1", "Bot 2"])
+bots = {seat: Bot(seat, "medium", SEED) for seat in range(3)}
+while not (game.phase_name == "battle" and game.stage == "attack" and game.attacker == 0):
+    game.apply(bots[game.current_players()[0]].act(game))
+app = GameApp(game, game_map, 0, {1: bots[1], 2: bots[2]}, pace=200)
+display(app)
+"""
+
+# The long-question test's notebook: ConQUIZtador on Hungary with a bank of the longest questions of the
+# built-in general knowledge bank (the longest multiple-choice one is 104 characters), at a quick pace.
+LONG_QUESTIONS_CELL = """# NBVAL_IGNORE_OUTPUT
+from triviador_nb.banks import resolve_bank
+from triviador_nb.bots import Bot
+from triviador_nb.engine import Game, QuestionBank, find_rule_set
+from triviador_nb.maps import resolve_map
+from triviador_nb.ui.app import GameApp
+
+bank = resolve_bank("general_knowledge_en")
+longest = lambda questions: tuple(sorted(questions, key=lambda q: -len(q.text))[:30])
+bank = QuestionBank(guess=longest(bank.guess), choice=longest(bank.choice), name="longest")
+game_map = resolve_map("hungary", players=3)
+game = Game(find_rule_set("conquiztador"), game_map.board, bank, 7, names=["Your team", "Bot 1", "Bot 2"])
+app = GameApp(game, game_map, 0, {1: Bot(1, "medium", 7), 2: Bot(2, "hard", 7)}, pace=0.3)
+display(app)
+"""
+
+# Every name's drawn box, and every score label's: a castle's drawing and a value with its seat mark.
+LABEL_BOXES = """
+(root) => {
+  const map = root.querySelector('.tnb-map');
+  const box = (r) => ({left: r.left, top: r.top, right: r.right, bottom: r.bottom});
+  const names = [...map.querySelectorAll('.tnb-name[data-territory]')].map(
+    (el) => ({id: el.dataset.territory, name: el.textContent, style: el.getAttribute('style') || '',
+              ...box(el.getBoundingClientRect())}));
+  const scores = [...map.querySelectorAll('.tnb-points .tnb-castle-svg, .tnb-points .tnb-value')].map(
+    (el) => ({kind: el.tagName === 'svg' ? 'castle' : 'value', text: el.textContent,
+              ...box(el.getBoundingClientRect())}));
+  return {names, scores, map: box(map.getBoundingClientRect())};
+}
 """
 
 # Every name's drawn box (its text), every castle's, and how many territories are outlined.
@@ -121,14 +178,15 @@ VIEW_BOTTOM = """
 """
 
 
-def names_notebook() -> str:
-    """The name test's notebook, written where the server (rooted at the repository) serves it."""
+def names_notebook(cell: str = NAMES_CELL, file: str = "names.ipynb") -> str:
+    """A test's one-cell notebook (the name test's by default), written where the server (rooted at the
+    repository) serves it; its path relative to the repository."""
     COPIES.mkdir(parents=True, exist_ok=True)
     notebook = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-                           "source": NAMES_CELL.splitlines(keepends=True)}],
+                           "source": cell.splitlines(keepends=True)}],
                 "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
                 "nbformat": 4, "nbformat_minor": 5}
-    path = COPIES / "names.ipynb"
+    path = COPIES / file
     path.write_text(json.dumps(notebook), encoding="utf-8")
     return str(path.relative_to(REPO))
 
@@ -137,6 +195,17 @@ def _overlap(a: dict, b: dict) -> float:
     w = min(a["right"], b["right"]) - max(a["left"], b["left"])
     h = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
     return w * h if w > 0 and h > 0 else 0.0
+
+
+def _covered(names: list[dict], others: list[dict]) -> tuple[list, list]:
+    """Drawn boxes that overlap: names over names as (name, name, px²), and names over ``others`` (castles,
+    score labels) as (name, the other's kind and text, px²)."""
+    over_names, over_others = [], []
+    for k, a in enumerate(names):
+        over_names += [(a["name"], b["name"], round(_overlap(a, b), 1)) for b in names[k + 1:] if _overlap(a, b) > 0]
+        over_others += [(a["name"], f'{o.get("kind", "castle")} {o.get("text", "")}'.strip(), round(_overlap(a, o), 1))
+                        for o in others if _overlap(a, o) > 0]
+    return over_names, over_others
 
 
 @dataclass
@@ -184,13 +253,8 @@ def click_every_name(url: str, out_dir: Path, viewport: tuple[int, int] = (1280,
         page.wait_for_timeout(500)
         back = page.get_by_role("button", name="Back to the first base")
         state = root.evaluate(NAME_BOXES)
-        for k, a in enumerate(state["names"]):
-            for b in state["names"][k + 1:]:
-                if _overlap(a, b) > 0:
-                    report.names_over_names.append((a["name"], b["name"], round(_overlap(a, b), 1)))
-            for castle in state["castles"]:
-                if _overlap(a, castle) > 0:
-                    report.names_over_castles.append((a["name"], round(_overlap(a, castle), 1)))
+        report.names_over_names, over = _covered(state["names"], state["castles"])
+        report.names_over_castles = [(name, area) for name, _castle, area in over]
         page.screenshot(path=str(out_dir / f"names-{viewport[0]}x{viewport[1]}.png"))
         for label in state["names"]:
             if not _wait(lambda: BASE_PROMPT in _status(root) and root.evaluate(NAME_BOXES)["outlined"] >= 19, 10):
@@ -223,6 +287,44 @@ def click_every_name(url: str, out_dir: Path, viewport: tuple[int, int] = (1280,
 
 
 @dataclass
+class LabelReport:
+    """Where the names and the score labels of a battle round are drawn, and what covers what."""
+
+    names_over_scores: list[tuple[str, str, float]] = field(default_factory=list)  # name, score label, px²
+    names_over_names: list[tuple[str, str, float]] = field(default_factory=list)
+    map_box: dict = field(default_factory=dict)
+    names: list[dict] = field(default_factory=list)
+    scores: list[dict] = field(default_factory=list)
+
+
+def battle_labels(url: str, out_dir: Path, viewport: tuple[int, int], where: str = "lab",
+                  seed: int = 1) -> LabelReport:
+    """Open a game of Hungary at its first battle turn (:data:`BATTLE_CELL`) scrolled into view, and
+    measure every name's box against every castle's and value's, and against the other names."""
+    report = LabelReport()
+    notebook = names_notebook(BATTLE_CELL.replace("SEED", str(seed)), f"battle-{seed}.ipynb")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+        open_notebook(page, url, where, notebook)
+        root = page.locator(".tnb-root").first
+        root.locator(".tnb-points .tnb-value").first.wait_for(timeout=30_000)
+        root.evaluate("r => r.scrollIntoView({block: 'start'})")
+        state, deadline = None, time.monotonic() + 30
+        while time.monotonic() < deadline:  # the names are laid out again for each size the map reports
+            page.wait_for_timeout(1000)
+            now = root.evaluate(LABEL_BOXES)
+            if now == state:
+                break
+            state = now
+        report.map_box, report.names, report.scores = state["map"], state["names"], state["scores"]
+        report.names_over_names, report.names_over_scores = _covered(state["names"], state["scores"])
+        page.screenshot(path=str(out_dir / f"battle-{where}-{viewport[0]}x{viewport[1]}.png"))
+        browser.close()
+    return report
+
+
+@dataclass
 class QuestionReport:
     """Where the map and the options were at each question that opened."""
 
@@ -233,16 +335,21 @@ class QuestionReport:
 
 
 def watch_questions(url: str, out_dir: Path, viewport: tuple[int, int], questions: int = 8,
-                    timeout_s: float = 240) -> QuestionReport:
-    """Play ``play.ipynb`` until ``questions`` questions have opened; see the module docstring."""
+                    timeout_s: float = 240, longest: bool = False) -> QuestionReport:
+    """Play ``play.ipynb`` (or with ``longest``, a game of the longest questions:
+    :data:`LONG_QUESTIONS_CELL`) until ``questions`` questions have opened; see the module docstring."""
     report = QuestionReport()
-    size = f"{viewport[0]}x{viewport[1]}"
+    size = f"{viewport[0]}x{viewport[1]}" + ("-long" if longest else "")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
-        open_notebook(page, url, "lab")
-        page.wait_for_timeout(1500)
-        new_fast_game(page)
+        if longest:
+            open_notebook(page, url, "lab", names_notebook(LONG_QUESTIONS_CELL, "long-questions.ipynb"))
+            page.wait_for_timeout(1500)
+        else:
+            open_notebook(page, url, "lab")
+            page.wait_for_timeout(1500)
+            new_fast_game(page)
         root = page.locator(".tnb-root").first
         root.evaluate("r => r.scrollIntoView({block: 'start'})")  # the student brings the game into view, once
         page.wait_for_timeout(500)
@@ -259,6 +366,7 @@ def watch_questions(url: str, out_dir: Path, viewport: tuple[int, int], question
             m = root.locator(".tnb-map").first.bounding_box()
             report.map_boxes.append((m["x"], m["y"], m["width"], m["height"]))
             report.options.append({"boxes": boxes, "kind": "choice" if len(boxes) == 4 else "guess",
+                                   "chars": len(root.locator(".tnb-question .tnb-qtext").first.inner_text()),
                                    "inside": all(b["top"] >= 0 and b["bottom"] <= report.view_bottom
                                                  and b["left"] >= 0 and b["right"] <= viewport[0] for b in boxes)})
             if shots < 2 and (shots == 0 or len(boxes) == 4):
@@ -281,5 +389,6 @@ if __name__ == "__main__":
     size = tuple(int(v) for v in sys.argv[4].split("x")) if len(sys.argv) > 4 else (1280, 720)
     out = Path(sys.argv[2])
     out.mkdir(parents=True, exist_ok=True)
-    result = click_every_name(sys.argv[1], out, size) if what == "names" else watch_questions(sys.argv[1], out, size)
+    run = {"names": click_every_name, "questions": watch_questions, "battle": battle_labels}[what]
+    result = run(sys.argv[1], out, size)
     print(json.dumps(asdict(result), indent=1))

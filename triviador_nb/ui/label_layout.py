@@ -9,10 +9,11 @@ first, to the nearby position (a shift of at most 2.6 em, or a narrower or
 wider wrap) that overlaps least what is already placed.
 
 Sizes are estimated, not measured (the kernel has no fonts): a DejaVu Sans
-character is taken as 0.6 em wide on average, and a line as 1 em high, so
-the layout errs on the side of room. Everything here is in pixels of the map
-as the browser reports it, and pure: the same points and size give the same
-layout.
+character is taken as 0.62 em wide on average, and a line as 1 em high, so
+the layout errs on the side of room; the kernel breaks the names into lines
+and the browser draws exactly those (``map_view.name_html``). Everything here
+is in pixels of the map as the browser reports it, and pure: the same points
+and size give the same layout.
 """
 
 from __future__ import annotations
@@ -24,11 +25,19 @@ from typing import Collection, Mapping
 import numpy as np
 import shapely
 
-CHAR_EM = 0.6  # average width of a character, in em
-WRAP_EM = 8.0  # the CSS max-width of a name (styles.MAP_CSS is written from these two)
+CHAR_EM = 0.62  # average width of a character, in em ("Zemplén" is 4.44 em: 0.6 drew it 2 px over a value)
+WRAP_EM = 8.0  # the widest line of a name, in em, where nothing moves it
 NAME_FONT = (11.0, 1.25, 5.0, 21.0)  # CSS clamp(min px, a cqw + b px, max px) of a name's font
-POINTS_EM = (4.0, 1.6)  # width, height of a value label (seat mark and value) above the point, in em of the name font
-CASTLE_EM = (3.6, 3.2)  # of a castle with its value (a base)
+POINTS_FONT = (15.0, 1.3, 7.0, 26.0)  # of a score label (a value with its seat mark, a castle's towers above)
+# A score label in em of its own font, as Chromium draws it (tests/browser/map_driver.py, battle_labels: a
+# "2 200" 3.40-3.47 em wide, a "1 1000" 4.09-4.17, 1.05-1.16 high; a castle of 3 towers 2.78 x 1.55): the
+# seat mark (its box, border and margin) and bold digits, a value line, a castle. (Before, a value was taken
+# as 4 x 1.6 and a base as 3.6 x 3.2 em of the name's smaller font: a "1 1000" 30 % narrower than drawn.)
+MARK_EM = 1.40
+DIGIT_EM = 0.70
+VALUE_LINE_EM = 1.16
+CASTLE_LINE_EM = 1.55  # the castle drawing's height (styles.MAP_CSS); it is narrower than a base's value
+VALUE_DIGITS = (3, 4)  # the widest value of a territory (200, 400) and of a base (1000)
 # (dx, dy) shifts in em, and wrap widths in em, tried for each name; the first is where CSS puts it.
 SHIFTS = ((0.0, 0.0), (0.0, 0.7), (-1.6, 0.3), (1.6, 0.3), (0.0, 1.4), (-2.6, 0.0), (2.6, 0.0),
           (-1.6, 1.2), (1.6, 1.2), (0.0, -2.8), (-2.6, 1.0), (2.6, 1.0))
@@ -42,9 +51,24 @@ def name_font_px(map_width_px: float) -> float:
     return min(high, max(low, per_cqw * map_width_px / 100 + plus))
 
 
+def points_font_px(map_width_px: float) -> float:
+    """The score labels' font size for a map this wide (:data:`POINTS_FONT`)."""
+    low, per_cqw, plus, high = POINTS_FONT
+    return min(high, max(low, per_cqw * map_width_px / 100 + plus))
+
+
 def name_font_css() -> str:
     """:data:`NAME_FONT` as the CSS ``clamp()`` the browser uses."""
-    low, per_cqw, plus, high = NAME_FONT
+    return _clamp_css(NAME_FONT)
+
+
+def points_font_css() -> str:
+    """:data:`POINTS_FONT` as the CSS ``clamp()`` the browser uses."""
+    return _clamp_css(POINTS_FONT)
+
+
+def _clamp_css(font: tuple[float, float, float, float]) -> str:
+    low, per_cqw, plus, high = font
     return f"clamp({low:g}px, {per_cqw:g}cqw + {plus:g}px, {high:g}px)"
 
 
@@ -86,7 +110,7 @@ Box = tuple[float, float, float, float]  # left, top, right, bottom in pixels
 def _name_box(x: float, y: float, name: str, place: Placement, em: float) -> Box:
     em *= place.scale
     lines = wrapped_lines(name, place.wrap)
-    width = min(place.wrap, max(len(line) for line in lines) * CHAR_EM) * em
+    width = max(len(line) for line in lines) * CHAR_EM * em  # a part longer than the wrap is drawn whole
     left = x + place.dx * em - width / 2
     top = y + 1 + place.dy * em
     return left, top, left + width, top + len(lines) * em
@@ -98,8 +122,12 @@ def _overlap(a: Box, b: Box) -> float:
     return w * h if w > 0 and h > 0 else 0.0
 
 
-def _points_box(x: float, y: float, base: bool, em: float) -> Box:
-    w, h = (CASTLE_EM if base else POINTS_EM)
+def _points_box(x: float, y: float, base: bool, map_width_px: float) -> Box:
+    """The score label above the point ``x``, ``y``: the widest value with its seat mark, under a castle
+    for a ``base`` (its font :func:`points_font_px`, not the name's)."""
+    em = points_font_px(map_width_px)
+    w = MARK_EM + VALUE_DIGITS[base] * DIGIT_EM
+    h = VALUE_LINE_EM + (CASTLE_LINE_EM if base else 0.0)
     return x - w * em / 2, y - h * em, x + w * em / 2, y
 
 
@@ -160,6 +188,18 @@ class _BoxIndex:
         return sum(_overlap(box, self.boxes[key]) for key in sorted(near))
 
 
+def _index_labels(points: Mapping[str, tuple[float, float]], names: Mapping[str, str], map_width_px: float,
+                  bases: Collection[str], name_kind: int) -> _BoxIndex:
+    """Every score label (key ``(0, k)``) and every name where CSS draws it (``(name_kind, k)``), ``k``
+    the territory's position in ``points``, in a grid index of cells 4 name em wide."""
+    em = name_font_px(map_width_px)
+    index = _BoxIndex(4 * em)
+    for k, (tid, (x, y)) in enumerate(points.items()):
+        index.add((0, k), _points_box(x, y, tid in bases, map_width_px))
+        index.add((name_kind, k), _name_box(x, y, names[tid], Placement(), em))
+    return index
+
+
 def place_names(points: Mapping[str, tuple[float, float]], names: Mapping[str, str],
                 map_width_px: float, bases: Collection[str] = (),
                 areas: Mapping[str, shapely.Geometry] | None = None) -> dict[str, Placement]:
@@ -185,11 +225,8 @@ def place_names(points: Mapping[str, tuple[float, float]], names: Mapping[str, s
         return _place_on_areas(points, names, map_width_px, bases, areas)
     em = name_font_px(map_width_px)
     crowding = _crowding(points)
-    index = _BoxIndex(4 * em)
     # the order of the first version's list of others: value labels, names placed, names still at their default
-    for k, (tid, (x, y)) in enumerate(points.items()):
-        index.add((0, k), _points_box(x, y, tid in bases, em))
-        index.add((2, k), _name_box(x, y, names[tid], Placement(), em))
+    index = _index_labels(points, names, map_width_px, bases, 2)
     position = {tid: k for k, tid in enumerate(points)}
     result: dict[str, Placement] = {}
     for rank, tid in enumerate(sorted(points, key=lambda t: (crowding[t], t))):
@@ -216,7 +253,7 @@ def total_overlap(points: Mapping[str, tuple[float, float]], names: Mapping[str,
     the measure :func:`place_names` lowers."""
     em = name_font_px(map_width_px)
     boxes = [_name_box(*points[t], names[t], places.get(t, Placement()), em) for t in points]
-    values = [_points_box(x, y, tid in bases, em) for tid, (x, y) in points.items()]
+    values = [_points_box(x, y, tid in bases, map_width_px) for tid, (x, y) in points.items()]
     names_overlap = sum(_overlap(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
     return names_overlap + sum(_overlap(a, b) for a in boxes for b in values)
 
@@ -295,10 +332,7 @@ def _place_on_areas(points: Mapping[str, tuple[float, float]], names: Mapping[st
     for area in (*areas.values(), land):
         shapely.prepare(area)
     crowding = _crowding(points)
-    index = _BoxIndex(4 * em)
-    for k, (tid, (x, y)) in enumerate(points.items()):
-        index.add((0, k), _points_box(x, y, tid in bases, em))
-        index.add((1, k), _name_box(x, y, names[tid], Placement(), em))
+    index = _index_labels(points, names, map_width_px, bases, 1)
     position = {tid: k for k, tid in enumerate(points)}
     result: dict[str, Placement] = {}
     order = sorted(points, key=lambda t: (crowding[t], t))
@@ -348,5 +382,4 @@ def name_boxes(points: Mapping[str, tuple[float, float]], names: Mapping[str, st
 def value_boxes(points: Mapping[str, tuple[float, float]], map_width_px: float,
                 bases: Collection[str] = ()) -> dict[str, Box]:
     """Territory id -> the box of its value label (a castle with it for ``bases``)."""
-    em = name_font_px(map_width_px)
-    return {t: _points_box(x, y, t in bases, em) for t, (x, y) in points.items()}
+    return {t: _points_box(x, y, t in bases, map_width_px) for t, (x, y) in points.items()}

@@ -38,14 +38,18 @@ from ..i18n import MAP, TERRITORY, _, current_language, ngettext, pgettext, spea
 from ..maps import GameMap
 from .browser_input import BrowserInput
 from .cells import close_widgets
-from .label_layout import AREA_LIMIT, Placement, place_names
+from .label_layout import AREA_LIMIT, Placement, place_names, wrapped_lines
 from .palette import BORDER, FREE, HIGHLIGHT
 from .styles import MAP_CSS
 
 # The game map's height: as tall as fits beside JupyterLab's menus and the
-# game's title on a 720 px projector (420 px) or a 1080 px screen (660 px).
-GAME_MAP_HEIGHT = "clamp(320px, calc(100vh - 300px), 660px)"
-GAME_MAP_SHARE = "62%"  # of the game's width at most; the side panel takes the rest
+# game's title: 420 px on a 720 px projector, 600 px at 900, and the window's
+# height on a 1080 px projector too (780 px: it stopped at 660 and left 40 %
+# of the screen empty below the map: issue 24).
+GAME_MAP_HEIGHT = "max(320px, calc(100vh - 300px))"
+# Of the game's width at most: 62 %, or on a wide screen all but 520 px (the side panel's question and
+# options need no more), so that a wide country's board can grow to that height (1,271 px for Hungary).
+GAME_MAP_SHARE = "max(62%, calc(100% - 520px))"
 ZERO = [0, 0]  # labels are drawn by CSS around their point (styles.py), so their icons have no size
 # Bounded kernel work on big maps (benchmarks/big_maps.py): laying the names out is about linear in the
 # territories but grows with how crowded they are (0.5 s for 434 on a 725 px board, 15 s for 2,328).
@@ -172,12 +176,21 @@ def names_layer_html(names: Mapping[str, str], offsets: Mapping[str, tuple[float
 def name_html(territory: str, name: str, place: Placement = Placement()) -> str:
     """HTML of a territory's name label, drawn below the label point, or
     where ``place`` moves it (:mod:`.label_layout`); ``data-territory`` lets
-    a browser test find the territory by its id."""
+    a browser test find the territory by its id.
+
+    The name is broken into the lines the layout measured
+    (:func:`.label_layout.wrapped_lines`) and the browser wraps no further:
+    a name the browser wrapped took a box as wide as its whole wrap width
+    (64 px for "Bács-" / "Kiskun" where the layout counted 42), and that
+    box covered the score labels beside it."""
     scale = f"--tnb-scale: {place.scale:g}; " if place.scale != 1.0 else ""
-    style = (f' style="{scale}transform: translate(calc(-50% + {place.dx:g}em), {place.dy:g}em); '
-             f'max-width: {place.wrap:g}em"') if place.moved else ""
-    return (f'<div class="tnb-label tnb-name" data-territory="{escape(territory)}"{style}>'
-            f'{escape(name)}</div>')
+    style = (f' style="{scale}transform: translate(calc(-50% + {place.dx:g}em), {place.dy:g}em)"'
+             if place.moved else "")
+    # a line broken at a space keeps it (the browser drops it at the line's end): the text stays the name
+    lines = wrapped_lines(name, place.wrap)
+    text = "<br>".join(escape(line) + ("" if line.endswith("-") or k == len(lines) - 1 else " ")
+                       for k, line in enumerate(lines))
+    return f'<div class="tnb-label tnb-name" data-territory="{escape(territory)}"{style}>{text}</div>'
 
 
 class MapView:

@@ -25,6 +25,9 @@ from .countdown import Countdown
 from .spliced_html import SplicedHTML
 
 LETTERS = "ABCD"
+# A question longer than this (characters) is drawn smaller in a window at most 760 px tall: at 1280x720 a
+# 104-character question took 5 lines beside the map and pushed option D below the fold (issue 24).
+LONG_QUESTION = 60
 _DIGITS = re.compile(r"[0-9]{1,15}")  # D1: a whole number >= 0; 15 digits at most
 
 
@@ -71,11 +74,12 @@ class QuestionPanel:
             button.add_class("tnb-choice")
             button.on_click(self._choice_clicked(i))
         self.guess_box = w.Text(placeholder=_("your number"), continuous_update=False,
-                                layout={"width": "62%", "height": "48px"})
+                                layout={"width": "50%", "height": "48px"})
         self.guess_box.add_class("tnb-guess")
         self.answer_button = w.Button(description=_("Answer"), button_style="primary",
-                                      layout={"width": "36%", "height": "48px"},
+                                      layout={"width": "48%", "height": "48px"},
                                       style={"font_size": "19px", "font_weight": "bold"})
+        self.answer_button.add_class("tnb-answer")
         self.guess_box.observe(self._guess_submitted, "value")
         self.answer_button.on_click(lambda _: self._submit_guess())
         self.guess_row = w.HBox([self.guess_box, self.answer_button],
@@ -152,7 +156,8 @@ class QuestionPanel:
             with speaking(self.language):
                 watching = _("You watch this one.")
         self.header.value = f'<div class="tnb-qhead">{escape(title)}</div>'
-        self.text.value = f'<div class="tnb-qtext" role="status">{escape(text)}</div>'
+        long = " tnb-long" if len(text) > LONG_QUESTION else ""  # smaller in a short window (styles.CSS)
+        self.text.value = f'<div class="tnb-qtext{long}" role="status">{escape(text)}</div>'
         self._start_timer(seconds)
         self.feedback.value = "" if can_answer or not watching else f'<div class="tnb-note">{escape(watching)}</div>'
         self._accepting = can_answer

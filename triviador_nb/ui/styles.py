@@ -7,7 +7,7 @@ in (``.tnb-board`` is a CSS size container), so names are 12 px on a 560 px
 map and 19 px on a projector's 1,100 px one.
 """
 
-from .label_layout import WRAP_EM, name_font_css
+from .label_layout import CASTLE_LINE_EM, name_font_css, points_font_css
 from .palette import SEA, TEXT
 
 MAP_CSS = f"""
@@ -23,12 +23,12 @@ MAP_CSS = f"""
   font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif;
   text-shadow: 0 0 3px #fff, 0 0 3px #fff, 0 0 3px #fff; }}
 .tnb-map .tnb-points {{ bottom: 0; display: flex; flex-direction: column; align-items: center;
-  font-size: clamp(15px, 1.3cqw + 7px, 26px); }}
-.tnb-map .tnb-points .tnb-castle-svg {{ height: 1.55em; width: auto; }}
+  font-size: {points_font_css()}; }}
+.tnb-map .tnb-points .tnb-castle-svg {{ height: {CASTLE_LINE_EM:g}em; width: auto; }}
 .tnb-map .tnb-value {{ font-weight: bold; }}
 .tnb-map .tnb-mark {{ display: inline-block; min-width: 1.05em; margin-right: 0.18em; padding: 0 0.12em;
   border: 0.14em solid; border-radius: 0.3em; background: #fff; font-size: 0.8em; line-height: 1.05em; }}
-.tnb-map .tnb-name {{ top: 1px; max-width: {WRAP_EM:g}em; font-size: calc(var(--tnb-scale, 1) * {name_font_css()});
+.tnb-map .tnb-name {{ top: 1px; white-space: nowrap; font-size: calc(var(--tnb-scale, 1) * {name_font_css()});
   line-height: 1.0; }}  /* --tnb-scale: a name the layout made smaller (label_layout.Placement.scale) */
 .tnb-map .tnb-names-layer .tnb-name {{ pointer-events: none; }}  /* one layer of names (a big map): a click
   on a name reaches the territory's shape under it (map_view.NAME_LAYER_LIMIT) */
@@ -88,8 +88,14 @@ CSS = f"""
 .tnb-question .progress-bar {{ transition: width 1s linear; }}  /* the countdown moves once a second */
 @media (max-height: 760px) {{  /* a 1280x720 laptop: the four options fit under the map's top without scrolling */
   .tnb-question .tnb-choice {{ height: 42px !important; }}
+  .tnb-qhead {{ font-size: 13px; }}
+  .tnb-qtext.tnb-long {{ font-size: 17px; line-height: 1.2; }}  /* question_panel.LONG_QUESTION */
 }}
 .tnb-guess input {{ font-size: 22px !important; height: 44px !important; }}
+.tnb-question .tnb-choice {{ white-space: normal; line-height: 1.1; overflow-wrap: anywhere; }}
+.tnb-question .tnb-answer {{ padding: 0 4px !important; }}
+/* a long option wraps onto a second line and "Odpovědět" keeps its letters, not "D) Tomáš Garrigue Mas..."
+   and "Odpově..." in Czech beside a 1280x720 laptop's map (issue 24) */
 .tnb-reveal {{ font-size: 16px; background: #F6F6F6; border-radius: 8px; padding: 8px; }}
 .tnb-reveal-q {{ color: #444; }}
 .tnb-correct {{ font-size: 19px; margin: 4px 0; }}
