@@ -494,3 +494,27 @@ def test_the_host_raises_its_own_file_limit():
         assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == (65536 if hard == resource.RLIM_INFINITY else hard)
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_connection_closed_for_flooding_is_dropped_when_its_peer_never_answers_the_close(host):
+    """The fourth attack: a ping flood was closed with 1008 at once, but the peer never answered
+    the close, so the host went on reading (and answering) its pings for websockets' 10 s close
+    timeout; eight such connections held the host up and students' joins timed out. A connection
+    closed for a limit is now dropped LIMIT_CLOSE_S after the close, answered or not."""
+    import base64
+
+    from triviador_nb.rooms.host import LIMIT_CLOSE_S
+
+    flood = socket.create_connection(("127.0.0.1", host.port), timeout=5)
+    try:
+        key = base64.b64encode(os.urandom(16)).decode()
+        flood.sendall((f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{host.port}\r\nUpgrade: websocket\r\n"
+                       f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        assert b" 101 " in flood.recv(4096).split(b"\r\n")[0]
+        assert wait_until(lambda: host.gate.open == 1)
+        ping = bytes([0x89, 0x80]) + os.urandom(4)  # a masked, empty ping, as a client sends it
+        flood.sendall(ping * 2000)  # and never reads, never answers the close
+        assert wait_until(lambda: host.gate.open == 0, 5 * LIMIT_CLOSE_S)  # it held on for 10 s
+        assert any(e.code == "slow_down" or "ping" in e.text for e in host.log)
+    finally:
+        flood.close()

@@ -191,3 +191,32 @@ def test_a_name_of_joiners_or_of_a_letter_under_a_tower_of_accents_is_no_name(na
                                   "Zo\u00eb \U0001f469\u200d\U0001f4bb", "\u0160\u0165astn\u00fd", "\u674e\u534e"])
 def test_names_in_other_scripts_with_their_accents_and_joiners_are_names(name):
     assert protocol.clean_name(name) == name
+
+
+# The fourth attack: letters in forms NFKC leaves alone, words run together, and joiners
+# between accents that reset the count.
+@pytest.mark.parametrize("name", ["\U0001f171\U0001f17e\U0001f183", "\U0001f1e7\U0001f1f4\U0001f1f9 2",
+                                  "\u24af\u24a0\u249c\u249e\u24a3\u24a0\u24ad", "TeacherAnna", "MrTeacher",
+                                  "BotAnna"])
+def test_a_teacher_or_a_bot_in_squared_letters_flags_brackets_or_run_together_is_refused(wire, name):
+    code = fast_open(wire, wire.teacher())
+    assert join(wire, code, name, "127.0.0.2")["code"] == "name_reserved"
+
+
+@pytest.mark.parametrize("name", ["\U0001f170\U0001f17d\U0001f17d\U0001f170", "\U0001f150\U0001f15d\U0001f15d\U0001f150"])
+def test_anna_in_negative_squared_or_circled_letters_looks_like_anna(wire, name):
+    code = fast_open(wire, wire.teacher())
+    assert join(wire, code, "Anna", "127.0.0.2")["type"] == "welcome"
+    assert join(wire, code, name, "127.0.0.3")["name"] == "Anna"
+
+
+def test_joiners_between_accents_do_not_lift_the_limit_on_accents():
+    with pytest.raises(protocol.ProtocolError) as refused:
+        protocol.clean_name("A" + ("\u0301" * 4 + "\u200d") * 7)
+    assert refused.value.reason == "a name has at most 4 accents on one letter"
+
+
+@pytest.mark.parametrize("name", ["McBride", "DeShawn", "LeBron", "Botond", "AnnaMaria"])
+def test_names_with_capitals_inside_are_names(wire, name):
+    code = fast_open(wire, wire.teacher())
+    assert join(wire, code, name, "127.0.0.2")["type"] == "welcome"

@@ -44,9 +44,13 @@ class MessageBudget:
 
 class FailedJoins:
     """Failed joins (a wrong code, a wrong token) in a sliding window, per
-    address and for the whole host: once either is over its limit, every join
-    from there is refused - even one with the right code - until the window
-    has moved on. Trying all 923,521 codes of a host takes days this way."""
+    address and for the whole host: once an address is over its limit, every
+    join from there is refused - even one with the right code - until the
+    window has moved on; once the host is over its limit, so is every join
+    from an address that failed in the window too. An address with no failure
+    of its own is never held back by others' failures: six students typing
+    wrong codes on purpose locked the whole class out for a minute (issue 28).
+    Trying all 923,521 codes of a host still takes days."""
 
     def __init__(self, per_address: int = FAILED_JOINS_PER_ADDRESS, overall: int = FAILED_JOINS_ALL,
                  window_s: float = FAILED_JOIN_WINDOW_S):
@@ -60,9 +64,9 @@ class FailedJoins:
     def blocked(self, address: str, now: float) -> float:
         """Seconds until ``address`` may try again (0: it may now)."""
         self._trim(now)
-        if len(self._all) >= self.overall:
-            return self._all[0][0] + self.window_s - now
         mine = [t for t, a in self._all if a == address]
+        if len(self._all) >= self.overall and mine:
+            return self._all[0][0] + self.window_s - now
         if len(mine) >= self.per_address:
             return mine[0] + self.window_s - now
         return 0.0

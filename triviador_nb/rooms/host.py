@@ -55,6 +55,7 @@ CALL_TIMEOUT_S = 10.0  # the longest the teacher's kernel waits for the host's l
 PING_INTERVAL_S = 5.0  # the host pings every connection this often...
 PING_TIMEOUT_S = 20.0  # ...and closes one whose pong has not come by then (a peer that stopped answering),
 CLOSE_TIMEOUT_S = 10.0  # ...dropping it when it does not answer the close either (websockets' default)
+LIMIT_CLOSE_S = 1.0  # a connection closed for a limit (1008) is dropped after this, answered or not
 DEFLATE = ServerPerMessageDeflateFactory(server_max_window_bits=15, client_max_window_bits=12,
                                         compress_settings={"memLevel": 8})
 """permessage-deflate as the host offers it: a view (about 5 KB of JSON) is compressed against the
@@ -145,6 +146,15 @@ class _SocketPeer:
 
     def close(self, code: int, reason: str) -> None:
         asyncio.ensure_future(self.ws.close(code, reason))
+        if code == 1008:  # a limit: the peer has a moment to read why, not websockets' close timeout
+            asyncio.get_running_loop().call_later(LIMIT_CLOSE_S, self._abort)
+
+    def _abort(self) -> None:
+        """Drop the TCP connection of a peer closed for a limit that did not answer the close:
+        a ping flood went on being read for the whole close timeout (issue 28)."""
+        transport = self.ws.transport
+        if transport is not None:
+            transport.abort()
 
     def allow_size(self, limit: int) -> None:
         """A teacher may send bigger messages (a bank or a map file)."""

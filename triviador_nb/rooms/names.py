@@ -61,20 +61,29 @@ def stacked_marks(text: str) -> int:
     letter under 39 accents draws over the lines around it."""
     most = run = 0
     for char in unicodedata.normalize("NFC", text):
+        if char in _JOINERS or draws_nothing(char):
+            continue  # a joiner between marks does not lift them off their letter
         run = run + 1 if unicodedata.category(char) in ("Mn", "Me") else 0
         most = max(most, run)
     return most
 
 
+_LETTER_FORM = re.compile(r"(?:LATIN LETTER SMALL CAPITAL|(?:NEGATIVE )?(?:SQUARED|CIRCLED) LATIN CAPITAL LETTER"
+                          r"|REGIONAL INDICATOR SYMBOL LETTER|PARENTHESIZED LATIN SMALL LETTER) ([A-Z])")
+
+
 @lru_cache(maxsize=1)
-def _small_capitals() -> dict[str, str]:
-    """Latin small capitals (ᴛᴇᴀᴄʜᴇʀ) -> the capital letter they are drawn as."""
+def _letter_forms() -> dict[str, str]:
+    """Letters drawn in a form NFKC leaves alone -> the capital they show: Latin small capitals
+    (ᴛᴇᴀᴄʜᴇʀ), negative squared and circled letters (🅱🅾🆃, 🅐🅝🅝🅐), regional indicators
+    (🇧🇴🇹) and parenthesized letters (⒯⒠⒜⒞⒣⒠⒭)."""
     found = {}
-    for low, high in ((0x0250, 0x02AF), (0x1D00, 0x1DBF), (0xA720, 0xA7FF), (0x1DF00, 0x1DFFF)):
+    for low, high in ((0x0250, 0x02AF), (0x1D00, 0x1DBF), (0x2460, 0x24FF), (0xA720, 0xA7FF), (0x1DF00, 0x1DFFF),
+                      (0x1F100, 0x1F1FF)):
         for code in range(low, high + 1):
-            name = unicodedata.name(chr(code), "")
-            if name.startswith("LATIN LETTER SMALL CAPITAL ") and len(name) == len("LATIN LETTER SMALL CAPITAL ") + 1:
-                found[chr(code)] = name[-1]
+            form = _LETTER_FORM.fullmatch(unicodedata.name(chr(code), ""))
+            if form:
+                found[chr(code)] = form.group(1)
     return found
 
 
@@ -108,10 +117,10 @@ def _prototypes() -> dict[str, str]:
 def skeleton(text: str) -> str:
     """UTS #39 ``skeleton(text)`` of ``text``'s NFKC form: NFD, default-ignorable
     characters (and every other format character) dropped, each character
-    replaced by its prototype (and a Latin small capital by its capital), NFD
-    again. For comparing only."""
-    prototypes, capitals = _prototypes(), _small_capitals()
-    decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
+    replaced by its prototype (and a letter in another form, such as a small
+    capital or a squared letter, by its capital), NFD again. For comparing only."""
+    prototypes, capitals = _prototypes(), _letter_forms()
+    decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", "".join(capitals.get(c, c) for c in text)))
     mapped = "".join(prototypes.get(c, c) for c in decomposed
                      if unicodedata.category(c) != "Cf" and not draws_nothing(c))
     return unicodedata.normalize("NFD", "".join(capitals.get(c, c) for c in mapped))
@@ -133,9 +142,14 @@ def look_alike(name: str, others: list[str]) -> str | None:
     return None
 
 
+def _camel_split(text: str) -> str:
+    """Words run together are words: a space before a capital that follows a small letter ("TeacherAnna")."""
+    return "".join(" " + c if i and c.isupper() and text[i - 1].islower() else c for i, c in enumerate(text))
+
+
 def _words(text: str) -> set[str]:
     words = set()
-    for form in looks(text):
+    for form in looks(text) | looks(_camel_split(text)):
         bare = "".join(c for c in form if not unicodedata.combining(c)).casefold()
         words.update(_LETTERS.findall(bare))
     return words

@@ -114,7 +114,7 @@ class RedisWindow:
         if picture is None:
             return 0.0
         window_ms, at = self.window_s * 1000.0, picture.now_ms()
-        if picture.all >= self.overall and picture.oldest_all >= 0:
+        if picture.all >= self.overall and picture.mine > 0 and picture.oldest_all >= 0:  # (see FailedJoins)
             return max(0.0, (picture.oldest_all + window_ms - at) / 1000.0)
         if picture.mine >= self.per_address and picture.oldest_mine >= 0:
             return max(0.0, (picture.oldest_mine + window_ms - at) / 1000.0)
