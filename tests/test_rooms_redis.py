@@ -150,6 +150,8 @@ def test_three_host_processes_share_codes_and_the_failed_join_limit(redis_url, t
             raw.send({"v": 1, "type": "join", "room": "22-XXXX", "name": "Mallory"})
             assert raw.recv_type("error", timeout=15)["code"] == "no_such_room"
             raw.close()
+        with keys(redis_url) as r:  # each process's writer puts its failures in Redis a moment after the refusal
+            assert wait_until(lambda: r.zcard("triviador:limit:failed_joins:all") >= FAILED_JOINS_PER_ADDRESS, 15)
         for port, found in [(p, c) for _proc, p, c in processes]:
             raw = RawClient(port)
             raw.send({"v": 1, "type": "join", "room": found[0], "name": "Mallory"})
