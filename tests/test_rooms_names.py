@@ -220,3 +220,27 @@ def test_joiners_between_accents_do_not_lift_the_limit_on_accents():
 def test_names_with_capitals_inside_are_names(wire, name):
     code = fast_open(wire, wire.teacher())
     assert join(wire, code, name, "127.0.0.2")["type"] == "welcome"
+
+
+# The fifth attack: letters spaced or dotted apart, capitals run into small letters, other
+# forms of the words, and look-alikes Unicode's table lacks.
+@pytest.mark.parametrize("name", ["T e a c h e r", "T.e.a.c.h.e.r", "B o t 2 (medium)", "B.O.T. 2", "2. g \u00e9 p",
+                                  "TEACHERanna", "BOTanna", "Tan\u00e1rn\u00e9ni", "Tan\u00e1r\u00far",
+                                  "U\u010diteli"])
+def test_a_teacher_or_a_bot_spelled_apart_run_in_or_inflected_is_refused(wire, name):
+    code = fast_open(wire, wire.teacher())
+    assert join(wire, code, name, "127.0.0.2")["code"] == "name_reserved"
+
+
+@pytest.mark.parametrize("name, like", [("VVilli", "Willi"), ("Dor\u0138a", "Dorka"),
+                                        ("\u0412\u0435\u043f\u0441\u0435", "Bence")])
+def test_look_alikes_the_confusables_table_lacks_are_look_alikes(wire, name, like):
+    code = fast_open(wire, wire.teacher())
+    assert join(wire, code, like, "127.0.0.2")["type"] == "welcome"
+    assert join(wire, code, name, "127.0.0.3")["name"] == like
+
+
+@pytest.mark.parametrize("name", ["J. R. R. Tolkien", "Anna B", "Kis P\u00e9ter", "Vivien", "Kevin", "Ivan"])
+def test_initials_and_names_with_v_or_n_are_names(wire, name):
+    code = fast_open(wire, wire.teacher())
+    assert join(wire, code, name, "127.0.0.2")["type"] == "welcome"

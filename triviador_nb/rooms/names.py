@@ -34,7 +34,11 @@ import unicodedata
 from functools import lru_cache
 
 #: Words for the teacher and the bots, in the game's languages (en, hu, cs), as typed.
-RESERVED_WORDS = ("teacher", "bot", "robot", "tanár", "tanárnő", "gép", "učitel", "učitelka", "učitelko")
+RESERVED_WORDS = ("teacher", "bot", "bots", "robot", "robots", "tanár", "tanárnő", "tanárnéni",
+                  "tanárbácsi", "tanárúr", "tanárok", "gép", "gépek", "učitel", "učitelka", "učitelko", "učiteli",
+                  "učitelé", "učitelem", "učitelky")
+#: Look-alikes Unicode's confusables table lacks: a pair of v for w, kra for k, Cyrillic pe for n.
+_ALSO_ALIKE = (("VV", "W"), ("vv", "w"), ("\u0138", "k"), ("\u043f", "n"))
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 #: Unicode 15's Default_Ignorable_Code_Point (DerivedCoreProperties.txt), as ranges.
@@ -120,10 +124,15 @@ def skeleton(text: str) -> str:
     replaced by its prototype (and a letter in another form, such as a small
     capital or a squared letter, by its capital), NFD again. For comparing only."""
     prototypes, capitals = _prototypes(), _letter_forms()
+    for seen, meant in _ALSO_ALIKE[2:]:  # (single characters: before the table maps them elsewhere)
+        text = text.replace(seen, meant)
     decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", "".join(capitals.get(c, c) for c in text)))
     mapped = "".join(prototypes.get(c, c) for c in decomposed
                      if unicodedata.category(c) != "Cf" and not draws_nothing(c))
-    return unicodedata.normalize("NFD", "".join(capitals.get(c, c) for c in mapped))
+    alike = unicodedata.normalize("NFD", "".join(capitals.get(c, c) for c in mapped))
+    for seen, meant in _ALSO_ALIKE:
+        alike = alike.replace(seen, meant)
+    return alike
 
 
 def looks(name: str) -> frozenset[str]:
@@ -143,13 +152,33 @@ def look_alike(name: str, others: list[str]) -> str | None:
 
 
 def _camel_split(text: str) -> str:
-    """Words run together are words: a space before a capital that follows a small letter ("TeacherAnna")."""
-    return "".join(" " + c if i and c.isupper() and text[i - 1].islower() else c for i, c in enumerate(text))
+    """Words run together are words: a space before a capital that follows a small letter
+    ("TeacherAnna") and before a small letter that follows two capitals ("TEACHERanna")."""
+    return "".join(" " + c if i and ((c.isupper() and text[i - 1].islower())
+                                     or (i > 1 and c.islower() and text[i - 1].isupper() and text[i - 2].isupper()))
+                   else c for i, c in enumerate(text))
+
+
+_SEPARATORS = re.compile(r"[\s.\-_·,/|]+")
+
+
+def _singles_joined(text: str) -> str:
+    """Letters spaced or dotted apart are one word: "T e a c h e r", "B.O.T. 2" read "Teacher", "BOT 2"."""
+    words, singles = [], []
+    for token in _SEPARATORS.split(text):
+        if len(token) == 1:
+            singles.append(token)
+            continue
+        if singles:
+            words.append("".join(singles))
+            singles = []
+        words.append(token)
+    return " ".join([*words, "".join(singles)] if singles else words)
 
 
 def _words(text: str) -> set[str]:
     words = set()
-    for form in looks(text) | looks(_camel_split(text)):
+    for form in looks(text) | looks(_camel_split(text)) | looks(_singles_joined(text)):
         bare = "".join(c for c in form if not unicodedata.combining(c)).casefold()
         words.update(_LETTERS.findall(bare))
     return words
