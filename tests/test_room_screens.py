@@ -205,8 +205,9 @@ def test_the_teacher_pauses_enters_an_oral_answer_and_ends_a_room_game(room_setu
     if room.table.game.question is asked:  # the bots wait while the game is held, unless they answered before
         entered = asked.answers[0]
         assert (entered.value if asked.is_guess else entered.option) == given
+        # the row says "answer in" while the game is held: a held question still takes answers
         assert settle(tclock, aclock, condition=lambda: "answer in" in controls.entry_status[0].value
-                      and anna.screen.view.question.my_answer == given)
+                      and anna.screen.view.question.my_answer == given), controls.entry_status[0].value
     else:  # Anna's was the last answer: the result shows it
         assert in_the_reveal(room.table.view(None), 0, given)
     controls.pause_button.click()

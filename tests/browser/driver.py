@@ -41,6 +41,7 @@ from pathlib import Path
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -198,11 +199,23 @@ def open_notebook(page: Page, url: str, where: str, notebook: str = "notebooks/p
         no_news.first.click()
 
 
-def run_all(page: Page) -> None:
-    """Run > Run All Cells in JupyterLab, and wait for the new game."""
-    page.get_by_role("menuitem", name="Run", exact=True).click()
-    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-    page.get_by_role("button", name="Start the game").first.wait_for(timeout=60_000)
+def run_all(page: Page, screenshot: Path | None = None) -> None:
+    """Run > Run All Cells in JupyterLab, and wait for the new game.
+
+    A dialog JupyterLab opened after a save (or a menu that did not open on a busy machine) can swallow
+    the first Run All: then Escape and one more Run All, with a screenshot of what stood in the way."""
+    for attempt in range(2):
+        page.get_by_role("menuitem", name="Run", exact=True).click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        try:
+            page.get_by_role("button", name="Start the game").first.wait_for(timeout=60_000 * (attempt + 1))
+            return
+        except PlaywrightTimeout:
+            if attempt:
+                raise
+            if screenshot is not None:
+                page.screenshot(path=str(screenshot))
+            page.keyboard.press("Escape")
 
 
 def save_in_jupyterlab(page: Page) -> None:
@@ -444,7 +457,7 @@ def play_whole_game(url: str, out_dir: Path, where: str = "lab", viewport: tuple
             before = traffic.updates
             page.wait_for_timeout(3000)  # the old game runs: timers tick, bots answer
             rerun["running"] = traffic.updates - before
-            run_all(page)
+            run_all(page, out_dir / f"{prefix}-rerun-blocked.png")
             page.wait_for_timeout(2000)
             before = traffic.updates
             page.wait_for_timeout(10_000)  # the new game waits for Start; the old one must be silent

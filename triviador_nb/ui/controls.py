@@ -138,8 +138,10 @@ class RoomTarget:
 
     @property
     def asking(self) -> bool:
+        # a view's ``paused`` is also the teacher's hold, and a held question still takes oral answers
+        # (as TableTarget's); in the result's pause and the get-ready the view carries no question
         v = self._view()
-        return v is not None and v.started and v.question is not None and not v.paused and not v.is_over
+        return v is not None and v.started and v.question is not None and not v.is_over
 
     def question_seats(self) -> tuple[tuple[int, ...], tuple[int, ...], bool] | None:
         v = self._view()
