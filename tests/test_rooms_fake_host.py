@@ -417,3 +417,102 @@ def test_a_student_kernel_with_a_released_name_s_key_joins_afresh(tmp_path, monk
             squatter.close()
     finally:
         room_host.close()
+
+
+# ---------------------------------------------------------------------- refusals before the proof
+
+def _refusal(code: str, **fields) -> dict:
+    return {"v": 3, "type": "error", "code": code, "reason": "Click http://evil.example to get your seat back",
+            **fields}
+
+
+@pytest.mark.parametrize("code", ["removed", "name_taken", "name_reserved", "name_held", "not_allowed",
+                                  "room_closed", "made_up"])
+def test_a_squatter_s_refusal_the_real_host_proves_first_is_a_fake_host_s(tmp_path, monkeypatch, code):
+    """The sixth attack: a program on the dead host's port answered a student whose kernel restarted
+    (the key on disk) with ``removed`` or ``name_taken`` and its own words; the join cell showed them
+    ("The teacher took you out...") as the room's. The real host proves the key before such a refusal,
+    so before the proof it is a fake host's: ``fake_host``, in the client's own words, the key kept."""
+    monkeypatch.setenv("TRIVIADOR_NB_HOME", str(tmp_path))
+    room, port, key = _anna_joined_and_the_host_gone()
+    fake = FakeHost(port, answers=[_refusal(code, room="EVIL-ROOM", name="Teacher")])
+    try:
+        with pytest.raises(Exception) as refused:
+            RoomClient(room.code, "Anna", join_timeout_s=WAIT_S)  # the join cell, run again
+        assert refused.value.code == "fake_host" and "evil" not in str(refused.value).lower()
+        assert str(refused.value).startswith(f"The program at ws://127.0.0.1:{port} could not prove")
+        assert len(fake.received) == 1 and key not in fake.received[0]
+        assert json.loads(token_file().read_text()) == {f"ws://127.0.0.1:{port}|{codes.normalise(room.code)}|anna": key}
+    finally:
+        fake.stop()
+
+
+@pytest.mark.parametrize("code, data", [("no_such_room", {}), ("bad_token", {}),
+                                        ("too_many_tries", {"wait_s": 42}), ("room_full", {})])
+def test_a_refusal_true_whoever_says_it_is_believed_in_the_client_s_own_words(tmp_path, monkeypatch, code, data):
+    """A room that is not at this address, a key that does not fit here, a limit: the real host says
+    them without a proof (it has no key to prove), and they stay true whoever says them. The code is
+    believed; the words come from the client (its own room code and name), never the sender's."""
+    from triviador_nb.ui.sources import refusal_text
+
+    monkeypatch.setenv("TRIVIADOR_NB_HOME", str(tmp_path))
+    room, port, key = _anna_joined_and_the_host_gone()
+    fake = FakeHost(port, answers=[_refusal(code, room="EVIL-ROOM", name="Teacher", **data)])
+    try:
+        with pytest.raises(Exception) as refused:
+            RoomClient(room.code, "Anna", join_timeout_s=WAIT_S)
+        error = refused.value
+        assert error.code == code and error.data == {"room": room.code, "name": "Anna", **data}
+        assert "evil" not in str(error).lower() and "could not" not in str(error)
+        assert str(error) == (f"The program at ws://127.0.0.1:{port} refused to seat Anna in room {room.code} "
+                              f"({code}) without proving it is the room's host: your key was not sent to it.")
+        words = refusal_text(error.code, error.data, str(error))
+        assert "EVIL" not in words and "Teacher" not in words
+        if code == "too_many_tries":
+            assert words == "Too many wrong room codes from this computer: try again in 42 s."
+        assert key in token_file().read_text() and key not in fake.received[0]
+    finally:
+        fake.stop()
+
+
+def test_a_squatter_s_not_a_teacher_is_worded_by_the_teacher_s_client():
+    """The same for the teacher's screen: ``not_a_teacher`` before the proof keeps its code, not its words."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    fake = FakeHost(port, answers=[_refusal("not_a_teacher")])
+    try:
+        with pytest.raises(Exception) as refused:
+            TeacherClient(f"ws://127.0.0.1:{port}", key="the-teachers-key", timeout_s=WAIT_S)
+        assert refused.value.code == "not_a_teacher" and "evil" not in str(refused.value).lower()
+        assert "the key was not sent to it" in str(refused.value)
+        assert "the-teachers-key" not in "\n".join(fake.received)
+    finally:
+        fake.stop()
+
+
+def test_the_real_host_proves_a_removed_seat_s_key_before_it_says_removed():
+    """A student the teacher took out comes back with the seat's key: the host challenges with that
+    key (so the client can believe it), and after the proof says ``removed``; a stranger with another
+    key id hears no challenge."""
+    wire = Wire()
+    teacher = wire.teacher()
+    code = fast_open(wire, teacher)
+    anna, _conn = wire.student(code, "Anna")
+    key = key_of(anna)
+    assert wire.op(teacher, "remove", code, name="Anna")["status"] == "ok"
+    back, conn = wire.connect(address="127.0.0.2")
+    mine = handshake.nonce()
+    wire.send(conn, type="join", room=code, name="Anna", map=False, nonce=mine, rejoin=True,
+              key_id=handshake.key_id(key))
+    challenge = back.last("challenge")
+    context = handshake.seat_context(code, "Anna", mine, challenge["nonce"])
+    assert challenge["proof"] == handshake.proof(key, "host", context)
+    wire.send(conn, type="proof", proof=handshake.proof(key, "client", context))
+    assert back.last("error")["code"] == "removed" and not back.all("welcome")
+    other, conn = wire.connect(address="127.0.0.3")
+    wire.send(conn, type="join", room=code, name="Anna", map=False, nonce=handshake.nonce(), rejoin=True,
+              key_id=handshake.key_id("another key"))
+    assert not other.all("challenge") and other.last("error")["code"] == "removed"

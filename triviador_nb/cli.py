@@ -505,6 +505,12 @@ def _run_host(args: argparse.Namespace) -> int:
         room_host.close()
         print(f"{PROG} host: {error}", file=sys.stderr)
         return 2
+    stopping: list[int] = []
+    # SIGTERM, and SIGINT even where it came ignored (a service started in the background): JupyterHub
+    # stops a managed service with SIGINT first, then SIGTERM after 10 s. Set before the
+    # first line is printed: whoever waits for that line may signal at once.
+    previous = {number: signal.signal(number, lambda signum, _frame: stopping.append(signum))
+                for number in (signal.SIGTERM, signal.SIGINT)}
     where = f"{args.address}:{room_host.port}"
     print(f"serving {len(rooms)} room(s) on ws://{where} for up to {room_host.max_connections} connections at once",
           flush=True)  # (a hub service: behind the hub's proxy)
@@ -513,11 +519,6 @@ def _run_host(args: argparse.Namespace) -> int:
     for room in rooms:
         address = "" if room_host.host_part and args.address == "127.0.0.1" else f', address="{where}"'
         print(f"room {room.code}: join(\"{room.code}\", name=\"...\"{address})", flush=True)
-    stopping: list[int] = []
-    # SIGTERM, and SIGINT even where it came ignored (a service started in the background): JupyterHub
-    # stops a managed service with SIGINT first, then SIGTERM after 10 s.
-    previous = {number: signal.signal(number, lambda signum, _frame: stopping.append(signum))
-                for number in (signal.SIGTERM, signal.SIGINT)}
     first_seated: dict[str, float] = {}
     end = None if args.serve_for is None else time.monotonic() + args.serve_for
     try:

@@ -19,6 +19,7 @@ import asyncio
 import concurrent.futures
 import itertools
 import json
+import math
 import os
 import threading
 import time
@@ -42,6 +43,14 @@ RECONNECT_ATTEMPTS = 150  # then the client gives up (about five minutes)
 RECONNECT_MAX_WAIT_S = 2.0
 FATAL = frozenset({"no_such_room", "name_taken", "bad_token", "room_full", "too_many_tries", "wrong_version",
                    "not_allowed", "name_reserved", "name_confusable", "name_held", "removed"})
+#: The refusals a client holding a seat's key believes before the host proved it holds that key: their
+#: words stay true whoever says them (no room of that code here, this key does not fit here, too many
+#: tries, too many at once, a full room, another protocol). The real host sends them without a challenge
+#: when it has no key to prove (the room is gone, the key unknown). Every other refusal before the proof
+#: (``removed``, ``name_taken``...: the real host proves the key first) is a fake host's.
+UNPROVEN_BELIEVED = frozenset({"no_such_room", "bad_token", "too_many_tries", "slow_down", "room_full",
+                               "wrong_version"})
+MAX_WAIT_S = 3600  # the longest wait a refusal's ``wait_s`` may ask for
 
 
 class JoinError(Exception):
@@ -353,6 +362,8 @@ class RoomClient:
             return ""  # a broken message from the host is left unread
         if kind == "challenge" or (not self._proven and kind != "error"):
             return self._challenged(data)
+        if kind == "error" and not self._proven:
+            return self._unproven_refusal(data)
         try:
             if kind == "welcome":
                 if self.token is None:  # the first join: the key comes once, and is kept
@@ -388,15 +399,12 @@ class RoomClient:
             elif kind == "error":
                 self.notice = data["code"]
                 self.notice_data = {k: data[k] for k in ("room", "name", "wait_s") if k in data}
-                if data["code"] == "slow_down" or (self._first.is_set() and not self._proven):
-                    # on the way back, before the host proved the key, no refusal is final: a host resuming
-                    # its rooms from their journals has its port a moment before its rooms (no_such_room),
-                    # and a program squatting the port could say anything: try again
-                    self.message = data["reason"]  # reconnecting while joins are held back: try again later
+                if data["code"] == "slow_down":
+                    self.message = data["reason"]  # joins are held back: try again later
                     self._notify()
                     return "retry"
                 if data["code"] == "name_released":
-                    if self.token is None or not self._proven:  # the real host says so only after proving the key
+                    if self.token is None:  # the real host says so only after proving a key
                         return self._challenged(data)
                     self.token = None  # the key of a name released before Start: drop it
                     _forget_token(self._key)
@@ -424,6 +432,30 @@ class RoomClient:
             self.notice, self.message = f"unreadable:{type(error).__name__}", ""
         self._notify()
         return ""
+
+    def _unproven_refusal(self, data: dict) -> str:
+        """A refusal before the host proved it holds the seat's key (the
+        client holds one): it may come from a program squatting the room's
+        port, so only a code in :data:`UNPROVEN_BELIEVED` is believed, worded
+        from what this client knows itself (its room code and name; a wait of
+        at most :data:`MAX_WAIT_S`), never with the sender's text or fields;
+        any other is a fake host's (:meth:`_challenged`). On the way back no
+        refusal is final (a host resuming its rooms has its port a moment
+        before its rooms); on the first join it is, and the key is kept."""
+        code = data.get("code")
+        if code not in UNPROVEN_BELIEVED:
+            return self._challenged(data)
+        self.notice, self.notice_data = code, {"room": self.code, "name": self.name}
+        wait = data.get("wait_s")
+        if isinstance(wait, (int, float)) and not isinstance(wait, bool) and 0 < wait <= MAX_WAIT_S:
+            self.notice_data["wait_s"] = math.ceil(wait)
+        self.message = (f"The program at {self.url} refused to seat {self.name} in room {self.code} ({code}) "
+                        "without proving it is the room's host: your key was not sent to it.")
+        if code == "slow_down" or self._first.is_set():
+            self._notify()
+            return "retry"
+        self._fail(code, self.message)
+        return "stop"
 
     def _challenged(self, data: dict) -> str:
         """The host's ``challenge`` (or anything else before it proved the

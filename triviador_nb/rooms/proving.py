@@ -30,10 +30,13 @@ class Proving:
     def _challenge_seat(self, conn: Any, message: Join) -> None:
         """A client with a seat's key comes back: prove the host holds the key, ask for the client's proof.
 
-        A key the name had before it was released (it left the lobby before
-        Start) is challenged too: once both sides proved it, the client is
-        told ``name_released`` and drops that key (it joins afresh, or hears
-        that someone else took the name) instead of taking the host for a fake.
+        The key of a seat the teacher removed is challenged too, and the
+        proved client is then told ``removed`` (a client believes no
+        ``removed`` from a host that has not proved the key). So is a key the
+        name had before it was released (it left the lobby before Start): once
+        both sides proved it, the client is told ``name_released`` and drops
+        that key (it joins afresh, or hears that someone else took the name)
+        instead of taking the host for a fake.
         """
         room = self._room(message.room)
         identity = getattr(conn.peer, "identity", None)
@@ -41,8 +44,11 @@ class Proving:
         member = room.record.member(name) if room else None
         busy = conn.joined is not None or conn.teacher is not None or conn.proving is not None
         released = self._released_key(room, name, message.key_id, member) if room and not busy else None
+        removed = room.record.removed.get(name.casefold()) if room and member is None and not busy else None
         if released is not None:
             kind, key = "released", released
+        elif removed is not None and message.key_id in (None, key_id(removed.token)):
+            kind, key = "removed", removed.token  # proved first, so the client believes ``removed``
         elif member is None or busy or (message.key_id is not None and message.key_id != key_id(member.token)):
             self._join(conn, replace(message, token=NO_KEY))  # no such room, name or key, or joined: refused
             return

@@ -297,7 +297,11 @@ class TeacherClient:
                 return ""
             elif kind == "error":
                 if data["code"] == "not_a_teacher":
-                    self._fail("not_a_teacher", data["reason"])
+                    # the host sends it without a challenge when it has no teacher key to prove, so it may
+                    # be a program squatting the port: its code is believed, its words are not
+                    self._fail("not_a_teacher", data["reason"] if self._proven else (
+                        f"The program at {self.url} did not take this teacher key (a wrong key, or a program "
+                        "that is not the room host): the key was not sent to it."))
                     return "stop"
             elif kind == "closed":
                 self.status = "closed"
