@@ -253,6 +253,38 @@ def test_a_loopback_connection_is_known_by_its_unix_user(monkeypatch):
         True, True, True, False, False, False]
 
 
+def test_a_socket_its_program_closed_is_nobody_s_not_root_s(monkeypatch):
+    """The fifth attack: sockets opened and closed at once were counted under ``user:root``, since the
+    kernel reports uid 0 for a socket its program closed (FIN_WAIT, TIME_WAIT: no inode). Such a
+    socket has no user: it counts under its address (a machine, not a person)."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        client = socket.create_connection(server.getsockname())
+        accepted, remote = server.accept()
+        with accepted:
+            local = accepted.getsockname()
+            client.close()  # the client's program is gone; its socket waits in FIN_WAIT2
+            assert wait_until(lambda: people.unix_user(remote, local) is None, 5.0)
+            assert people.person_key(remote, local) == "127.0.0.1"
+            monkeypatch.setattr(people, "_ask_kernel", lambda *a: (_ for _ in ()).throw(OSError("no netlink")))
+            assert people.unix_user(remote, local) is None
+
+
+def test_the_machine_s_own_address_whose_user_is_unknown_is_a_machine_not_a_person(monkeypatch):
+    """A student's kernel may dial the host by the machine's network address instead of 127.0.0.1:
+    where its socket's user cannot be found that address is the whole class, so its limits are a
+    shared address's, not one person's (one student's wrong codes do not lock out the others)."""
+    monkeypatch.setattr(people, "unix_user", lambda remote, local: None)
+    here, there = ("192.0.2.2", 8765), ("192.0.2.9", 50123)  # (documentation addresses: no traffic is sent)
+    assert people.person_key(("192.0.2.2", 50123), here) == "machine:192.0.2.2"
+    assert not people.is_one_person("machine:192.0.2.2")
+    assert people.person_key(there, here) == "192.0.2.9" and people.is_one_person("192.0.2.9")
+    monkeypatch.setattr(people, "unix_user", lambda remote, local: os.getuid())
+    assert people.person_key(("192.0.2.2", 50123), here) == people.own_key()
+    assert people.person_key(there, here) == "192.0.2.9"  # another machine's socket is never looked up
+
+
 #: A student's kernel that is not ours, in the standard library alone (another user may not read our venv):
 #: the WebSocket handshake, masked text frames out, unmasked frames in.
 WRONG_CODES_AS_ANOTHER_USER = """

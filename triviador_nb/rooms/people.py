@@ -15,7 +15,10 @@ whole class; the host tells students apart by what it can know:
    line in ``/proc/net/tcp`` (or ``tcp6``) gives the same ``uid`` column.
    No Unix socket is needed: the students' kernels connect as before.
 3. Anything else: the peer's IP address (a laptop on a classroom network
-   is one person; 127.0.0.1 where the user cannot be found is a machine).
+   is one person; 127.0.0.1, or this machine's own network address, where
+   the user cannot be found is a machine). A socket its program already
+   closed has no user (the kernel reports uid 0 for it): it counts under
+   its address.
 
 :func:`is_one_person` says whether a key stands for one person (per-person
 limits apply) or may be many (a shared address: the old per-address limits).
@@ -35,6 +38,7 @@ _NETLINK_SOCK_DIAG = 4  # linux/netlink.h (NETLINK_INET_DIAG)
 _NLMSG_ERROR = 2
 _NO_COOKIE = 0xFFFFFFFF  # INET_DIAG_NOCOOKIE: look the socket up by its addresses alone
 _UID_AT = 16 + 4 + 48 + 12  # nlmsghdr, inet_diag_msg's four bytes, its sockid, expires/rqueue/wqueue
+MACHINE = "machine:"  # a key for this machine's own network address when the socket's user is unknown
 
 
 def person_key(remote: tuple | None, local: tuple | None, hub_user: str | None = None) -> str:
@@ -47,16 +51,21 @@ def person_key(remote: tuple | None, local: tuple | None, hub_user: str | None =
 
     Returns:
         ``"hub:<user>"``, ``"user:<unix name>"`` (``"uid:<n>"`` for a uid
-        without a name), or the peer's address (``"?"`` when unknown).
+        without a name), ``"machine:<address>"`` for this machine's own
+        network address whose user is unknown, or the peer's address
+        (``"?"`` when unknown).
     """
     if hub_user is not None:
         return f"hub:{hub_user}"
     if not remote:
         return "?"
     address = str(remote[0])
-    uid = unix_user(remote, local) if local and _is_loopback(address) else None
+    # this machine: loopback, or the machine's own address (a student's kernel that dialled the host by the
+    # machine's network address); such an address whose user cannot be found is many people, not one
+    here = bool(local) and (_is_loopback(address) or address == str(local[0]))
+    uid = unix_user(remote, local) if here else None
     if uid is None:
-        return address
+        return address if not here or _is_loopback(address) else f"{MACHINE}{address}"
     try:
         return f"user:{pwd.getpwuid(uid).pw_name}"
     except KeyError:
@@ -68,7 +77,7 @@ def is_one_person(key: str) -> bool:
     Unix user, or an address that is not this machine's loopback."""
     if key.startswith(("hub:", "user:", "uid:")):
         return True
-    return key != "?" and not _is_loopback(key)
+    return key != "?" and not key.startswith(MACHINE) and not _is_loopback(key)
 
 
 def own_key() -> str:
@@ -117,7 +126,11 @@ def _ask_kernel(client, client_port: int, server, server_port: int) -> int | Non
     if len(answer) < _UID_AT + 4:
         return None  # an error answer (no such socket: it closed, or lives in another network namespace)
     _length, kind = struct.unpack_from("=LH", answer)
-    return struct.unpack_from("=I", answer, _UID_AT)[0] if kind == _SOCK_DIAG_BY_FAMILY else None
+    if kind != _SOCK_DIAG_BY_FAMILY:
+        return None
+    uid, inode = struct.unpack_from("=II", answer, _UID_AT)
+    # a socket its program already closed (FIN_WAIT, TIME_WAIT: no inode) is nobody's: the kernel says uid 0
+    return uid if inode else None
 
 
 def _read_proc(client, client_port: int, server, server_port: int) -> int | None:
@@ -132,8 +145,8 @@ def _read_proc(client, client_port: int, server, server_port: int) -> int | None
     if at < 0:
         return None
     fields = text[at:text.find("\n", at)].split()
-    try:
-        return int(fields[6])  # local, remote, st, tx:rx, tr:when, retrnsmt, uid
+    try:  # local, remote, st, tx:rx, tr:when, retrnsmt, uid, timeout, inode (0: closed by its program)
+        return int(fields[6]) if int(fields[8]) else None
     except (IndexError, ValueError):
         return None
 
