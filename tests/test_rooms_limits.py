@@ -550,3 +550,30 @@ def test_a_connection_closed_for_flooding_is_dropped_when_its_peer_never_answers
         assert any(e.code == "slow_down" or "ping" in e.text for e in host.log)
     finally:
         flood.close()
+
+
+def test_one_flooder_cannot_push_the_class_s_refusals_out_of_the_teacher_s_log(wire):
+    """The fifth attack: 1,000 refusals of one student filled the host's log, so the teacher's screen
+    showed only theirs and a look-alike name refused a minute before was gone. The log keeps 50 of
+    one person; the teacher's ``room`` message shows a flood as one line with how many, and the
+    room's count of refusals counts them all."""
+    from triviador_nb.rooms.refusal_log import PER_PERSON
+
+    teacher = wire.teacher()
+    code = fast_open(wire, teacher)
+    wire.student(code, "Anna", address="127.0.0.2")
+    lookalike, _conn = wire.student(code, "Аnna", address="127.0.0.3")  # a Cyrillic А
+    assert lookalike.last("error")["code"] == "name_confusable"
+    for _ in range(1200):  # wrong codes, each on a new connection
+        wire.student("22-ZZZZ" if code != "22-ZZZZ" else "22-YYYY", "Eve", address="127.0.0.4")
+    _eve, conn = wire.student(code, "Eve", address="127.0.0.5")
+    for ref in range(1, 41):  # then intents with a key that is not hers, before Start: refused until closed
+        wire.send(conn, type="intent", ref=ref, room=code, token="not-her-key", action={"kind": "pick"})
+    assert sum(e.who == "127.0.0.4" for e in wire.rooms.log) == PER_PERSON == 50
+    assert [e.code for e in wire.rooms.log if e.code == "name_confusable"] == ["name_confusable"]
+    state = wire.rooms.room_state(wire.rooms.rooms[codes.normalise(code)])
+    lines = {(e["who"], e["code"]): e["times"] for e in state["log"]}
+    assert lines[("127.0.0.3", "name_confusable")] == 1 and len(state["log"]) == len(lines) <= 8
+    floods = sum(1 for e in wire.rooms.log if e.who == "Eve" and e.room == state["room"])
+    assert floods > 10 and sum(times for (who, _c), times in lines.items() if who == "Eve") == floods
+    assert state["refused"] == 1 + floods

@@ -31,7 +31,6 @@ import math
 import secrets
 import tempfile
 import time
-from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol
@@ -47,6 +46,7 @@ from .protocol import (MAX_CLIENT_MESSAGE, MAX_TEACHER_MESSAGE, PROVING, Intent,
                        ProtocolError, Teacher, intent_action, parse_client)
 from .proving import Proving
 from .room import ANY_TEACHER, KEY_OWNER, SKILLS, Room, RoomError
+from .refusal_log import RefusalLog
 from .shared import LocalShared, Shared
 from .store import Member, MemoryStore, RoomRecord, RoomStore
 from .teaching import Teaching
@@ -165,7 +165,7 @@ class Rooms(Teaching, Proving):
         self.own_person = own_person
         self.names_per_person = NAMES_PER_PERSON  # names one known person may hold in a room
         self.behind_hub = False  # students come through a JupyterHub's proxy, known by their hub tokens
-        self.log: deque[LogEntry] = deque(maxlen=1000)
+        self.log = RefusalLog()  # (LogEntry) bounded per person: one flooder cannot push out the rest
         self.refused = 0
         self.rooms: dict[str, Room] = {}
         self.connections: set[Connection] = set()
@@ -431,7 +431,7 @@ class Rooms(Teaching, Proving):
         elif message.token is not None and (member is not None or room.started):
             if member is None or not hmac.compare_digest(member.token.encode(), message.token.encode()):
                 self._failed.failed(peer.address, now)
-                self._refuse(conn, "bad_token", f"a rejoin as {name!r} with a wrong key")
+                self._refuse(conn, "bad_token", f"a rejoin as {name!r} with a wrong key", room)
                 peer.send(protocol.error("bad_token", f"This computer's key for {name} does not fit room "
                                                       f"{room.code}: join with another name, or ask the teacher.",
                                          version, room=room.code, name=name))
@@ -469,7 +469,7 @@ class Rooms(Teaching, Proving):
         now, peer, record = self.clock.now(), conn.peer, room.record
         if getattr(peer, "identity", None) is None:  # (a hub user's name is the hub's)
             if names.impersonates(name):
-                self._refuse(conn, "name_reserved", f"a join as {name!r}, a name for the teacher or a bot")
+                self._refuse(conn, "name_reserved", f"a join as {name!r}, a name for the teacher or a bot", room)
                 peer.send(protocol.error("name_reserved", f"{name} is what the screens call the teacher or a bot: "
                                                           "choose your own name.", version, room=room.code,
                                          name=name))
@@ -477,14 +477,15 @@ class Rooms(Teaching, Proving):
             like = names.look_alike(name, [m.name for m in list(record.members.values())]
                                     + list(record.seat_names.values()))
             if like is not None:
-                self._refuse(conn, "name_confusable", f"a join as {name!r}, which looks like {like!r}")
+                self._refuse(conn, "name_confusable", f"a join as {name!r}, which looks like {like!r}", room)
                 peer.send(protocol.error("name_confusable", f"The name {name} looks too much like {like}, who is "
                                                             f"in room {room.code} already: choose a name that "
                                                             "looks different.", version, room=room.code, name=like))
                 return None
         held = self._names_held(room, peer.address)
         if self._limited(peer) and len(held) >= self.names_per_person:
-            self._refuse(conn, "name_held", f"a join as {name!r} by someone in the room as {held[0]!r}")
+            self._refuse(conn, "name_held", f"a join as {name!r} by someone in the room as {held[0]!r}",
+                         room)
             peer.send(protocol.error("name_held", f"You are in room {room.code} already as {held[0]}: one name "
                                                   f"each. Join as {held[0]}, or ask the teacher.", version,
                                      room=room.code, name=held[0]))  # (the first of the names held)
@@ -493,7 +494,7 @@ class Rooms(Teaching, Proving):
             peer.send(protocol.error("room_full", f"Room {room.code} is full.", version, room=room.code))
             return None
         if self._new_members.blocked(peer.address, now):
-            self._refuse(conn, "slow_down", "too many new names from one address")
+            self._refuse(conn, "slow_down", "too many new names from one address", room)
             peer.send(protocol.error("slow_down", "Too many people joined at once: try again in a moment.",
                                      version))
             return None
@@ -659,11 +660,13 @@ class Rooms(Teaching, Proving):
 
     # ------------------------------------------------------------------ the log
 
-    def _refuse(self, conn: Connection, code: str, text: str) -> None:
+    def _refuse(self, conn: Connection, code: str, text: str, room: Room | None = None) -> None:
+        """Count and log a refusal: under the connection's room and name once it joined, else under
+        ``room`` (a join to it refused: the teacher's screen lists it) and the peer's address."""
         self.refused += 1
         joined = conn.joined
-        self._log(joined[0].code if joined else "", joined[1].name if joined else conn.peer.address, code, text,
-                  refusal=True)
+        where = joined[0].code if joined else (room.code if room is not None else "")
+        self._log(where, joined[1].name if joined else conn.peer.address, code, text, refusal=True)
 
     def _log(self, room: str, who: str, code: str, text: str, refusal: bool = False) -> None:
         """Log a refusal (``refusal``: counted in :attr:`refused` by the other processes) or a notice,

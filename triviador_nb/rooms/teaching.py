@@ -185,7 +185,7 @@ class Teaching:
         seats = [{"seat": s, "name": record.seat_name(s), "members": [p["name"] for p in people if p["seat"] == s],
                   "bot": record.bots.get(s)} for s in range(record.seats)]
         game = table.game if table is not None else None
-        entries = [e for e in self.log if e.room == room.code][-LOG_PER_ROOM:]
+        entries = self.log.latest_by_person(room.code, LOG_PER_ROOM)
         return {"room": room.code, "rules_title": room.rules.title, "seats_count": record.seats,
                 "removed": [m.name for m in list(record.removed.values())],
                 "language": room.language, "started": room.started, "people": people, "seats": seats,
@@ -197,8 +197,9 @@ class Teaching:
                 "address": self.address, "port": self.port,
                 "own_port": self.host_part is None or codes.host_part(self.port) != self.host_part,
                 "hub": self.behind_hub,
-                "refused": sum(1 for e in self.log if e.room == room.code),
-                "log": [{"at": e.at, "who": e.who, "code": e.code, "text": e.text} for e in entries]}
+                "refused": self.log.counted(room.code),
+                "log": [{"at": e.at, "who": e.who, "code": e.code, "text": e.text, "times": n}
+                        for e, n in entries]}
 
     def _tell_teacher(self, conn: Any, room: Room) -> None:
         with_map = room.code not in conn.maps_sent

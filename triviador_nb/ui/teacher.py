@@ -53,6 +53,12 @@ from .styles import CSS
 WATCH = "watch"
 REMOVE = "remove"
 
+
+def _times(times: object) -> str:
+    """`` (×12)`` after a refusal a person had many times (the log shows a flood as one line)."""
+    return f" (×{times})" if isinstance(times, int) and times > 1 else ""
+
+
 class HostScreen:
     """The teacher's screen of a room host.
 
@@ -198,8 +204,8 @@ class HostScreen:
         self.refused.value = "" if not refused else (
             f'<details class="tnb-note"><summary>{escape(_("Refused messages: {n}").format(n=refused))}'
             "</summary>"
-            + "".join(f"<div>{escape(code)} · {escape(e['who'])}: {escape(e['text'])}</div>"
-                      for e in state.get("log", []))
+            + "".join(f"<div>{escape(code)} · {escape(str(e['who']))}: {escape(str(e['text']))}"
+                      f"{_times(e.get('times'))}</div>" for e in state.get("log", []))
             + "</details>")
 
     def _open_projector(self, code: str, state: dict) -> None:
