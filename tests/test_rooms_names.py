@@ -244,3 +244,16 @@ def test_look_alikes_the_confusables_table_lacks_are_look_alikes(wire, name, lik
 def test_initials_and_names_with_v_or_n_are_names(wire, name):
     code = fast_open(wire, wire.teacher())
     assert join(wire, code, name, "127.0.0.2")["type"] == "welcome"
+
+
+# The sixth round: digits written for the letters they look like.
+@pytest.mark.parametrize("name", ["8ot 2 (medium)", "Te4cher", "T3ach3r", "R0b0t", "U\u010d1tel", "G\u00e9p3k"])
+def test_a_teacher_or_a_bot_written_with_digits_for_letters_is_refused(wire, name):
+    code = fast_open(wire, wire.teacher())
+    assert join(wire, code, name, "127.0.0.2")["code"] == "name_reserved"
+
+
+@pytest.mark.parametrize("name", ["Anna 2", "Bob 42", "Zs\u00f3fi 3", "B0b", "R2D2", "Peti 8", "Eva 123", "Jan 1"])
+def test_names_with_numbers_are_names(wire, name):
+    code = fast_open(wire, wire.teacher())
+    assert join(wire, code, name, "127.0.0.2")["type"] == "welcome"

@@ -176,11 +176,19 @@ def _singles_joined(text: str) -> str:
     return " ".join([*words, "".join(singles)] if singles else words)
 
 
+#: Digits written for letters ("8ot", "Te4cher", Cyrillic "Ро6от" for "робот"), read both ways for a 1.
+_DIGITS_AS_LETTERS = (str.maketrans("0134567893", "oleasbtbge"), str.maketrans("1", "i"))
+
+
 def _words(text: str) -> set[str]:
     words = set()
     for form in looks(text) | looks(_camel_split(text)) | looks(_singles_joined(text)):
         bare = "".join(c for c in form if not unicodedata.combining(c)).casefold()
         words.update(_LETTERS.findall(bare))
+        if any(c.isdigit() for c in bare):  # and with its digits read as the letters they look like
+            for table in _DIGITS_AS_LETTERS:
+                read = bare.translate(table)
+                words.update(_LETTERS.findall(read), _LETTERS.findall(read.translate(_DIGITS_AS_LETTERS[0])))
     return words
 
 
