@@ -56,7 +56,7 @@ from triviador_nb.banks.problems import WHOLE_ROW, BankError, BankProblem, Sever
 from triviador_nb.banks.quality import bank_texts, quality_problems, same_question_codes, text_codes
 from triviador_nb.banks.reading import read_table
 from triviador_nb.engine.questions import ChoiceQuestion, GuessQuestion, QuestionBank
-from triviador_nb.exports import restore
+from triviador_nb.exports import FORMULA_START, restore
 from triviador_nb.resources import data_dir
 
 REQUIRED_COLUMNS = ("type", "question", "answer")
@@ -331,7 +331,7 @@ def _check_sheets(paths: list[Path], build_questions: bool = False, read_words: 
     read: list[_Sheet] = []
     for path in paths:
         read.append(_read_file(path, read))
-    bank = bank_texts([(sheet.file, sheet.rows) for sheet in read])
+    bank = bank_texts([(sheet.file, sheet.rows) for sheet in read], options=read_words)
     with ThreadPoolExecutor(max_workers=1) as worker:
         searching = worker.submit(quality_problems, bank, None, read_words)
         sheets = [_with_row_problems(sheet, read[:place]) for place, sheet in enumerate(read)]
@@ -437,7 +437,8 @@ def _read_file(path: Path, earlier: list[_Sheet]) -> _Sheet:
         return _Sheet(file, _no_rows(), problems)
     header = list(table.iloc[0])
     body = table.iloc[1:]
-    rows = _with_kind(_question_rows(header, body))
+    restores = decoded is None or any("'" + start in decoded.text for start in FORMULA_START)
+    rows = _with_kind(_question_rows(header, body, restores))
     problems += _header_problems(file, header, body)
     missing = _missing_columns(file, header, rows)
     if missing:
@@ -482,14 +483,17 @@ def _sorted(problems: list[BankProblem], header: list[str]) -> list[BankProblem]
 # ------------------------------------------------------------ header
 
 
-def _question_rows(header: list[str], body: pd.DataFrame) -> pd.DataFrame:
+def _question_rows(header: list[str], body: pd.DataFrame, restores: bool = True) -> pd.DataFrame:
     """The non-blank rows' known columns (the first of each name; absent ones empty), each cell
-    :func:`~triviador_nb.exports.restore`-d (``'=1+1`` as written by ``bank convert`` is ``=1+1``)."""
+    :func:`~triviador_nb.exports.restore`-d (``'=1+1`` as written by ``bank convert`` is ``=1+1``);
+    ``restores`` False: the file's text holds no ``'`` before a formula character, so no cell is
+    looked at (joining each column to search it took about 30 ms a load, benchmarks/bank_load.py)."""
     first: dict[str, int] = {}
     for place, name in enumerate(header):
         first.setdefault(name.lower(), place)
     rows = pd.DataFrame(
-        {column: _restored(body[first[column]]) if column in first else "" for column in KNOWN_COLUMNS},
+        {column: (_restored(body[first[column]]) if restores else body[first[column]]) if column in first else ""
+         for column in KNOWN_COLUMNS},
         index=body.index,
         dtype=object,
     )
