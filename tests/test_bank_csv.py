@@ -43,6 +43,22 @@ def located(problems: list[BankProblem]) -> list[tuple[int, str, str]]:
 # ---------------------------------------------------------------- good files
 
 
+def test_a_cell_bank_convert_made_inert_loads_as_written_and_other_apostrophes_stay(tmp_path: Path) -> None:
+    """``bank convert`` writes ``'=`` (and ``'+``, ``'-``, ``'@``) so a spreadsheet does not run a cell; the
+    loader takes that apostrophe off, anywhere in the file, and leaves every other one (issue 29 item 6: the
+    cells are looked at only when the file's text holds such a pair)."""
+    text = HEADER + (
+        "g1,guess,'-40 degrees: which year was the coldest?,1942,,,,,Gray's\n"
+        "c1,choice,What's '=1+1?,'=2,'+3,'@4,'five,,\n"
+    )
+    bank = load_bank(write(tmp_path, "inert.csv", text))
+    assert bank.guess[0].text == "-40 degrees: which year was the coldest?" and bank.guess[0].source == "Gray's"
+    assert (bank.choice[0].text, bank.choice[0].answer, bank.choice[0].wrong) == ("What's '=1+1?", "=2",
+                                                                                  ("+3", "@4", "'five"))
+    plain = load_bank(write(tmp_path, "plain.csv", GOOD))  # apostrophes, none before a formula character
+    assert plain.guess[0].source == "Gray's Anatomy"
+
+
 def test_good_file_loads_with_every_field(tmp_path: Path) -> None:
     bank = load_bank(write(tmp_path, "mini.csv", GOOD))
 

@@ -20,7 +20,7 @@ from triviador_nb.banks import load_builtin_bank
 from triviador_nb.ui import ManualClock, play, setup
 from triviador_nb.ui.cells import close_widgets, shown_by_cell
 from triviador_nb.ui.map_view import GAME_MAP_HEIGHT, GAME_MAP_SHARE, MapView, view_aspect
-from triviador_nb.ui.palette import BORDER, HIGHLIGHT
+from triviador_nb.ui.palette import BORDER
 
 
 def no_answer(asked):
@@ -86,7 +86,7 @@ def test_the_dashed_outline_goes_when_the_battle_is_over(clock):
     assert {p.dash_array for p in app.map_view.polygons.values()} == {""}
     polygon = app.map_view.polygons[target]
     outlined = app.game.stage == "attack" and app.game.current_players() == (0,) and target in app.game.legal_targets(0)
-    assert (polygon.color, polygon.weight) == ((HIGHLIGHT, 4) if outlined else (BORDER, 1))
+    assert (polygon.color, polygon.weight) == ((BORDER, 4) if outlined else (BORDER, 1))
 
 
 def test_the_start_reminder_goes_when_the_game_starts(clock):

@@ -746,9 +746,11 @@ def test_an_html_line_sends_only_its_changed_middle():
         line.value = '<div class="tnb-answered-line" role="status">2 of 3 answered</div>'
     assert line.value == '<div class="tnb-answered-line" role="status">2 of 3 answered</div>'
     assert len(traffic.messages) == 1 and traffic.messages[0][0] == "comm_msg" and traffic.total_bytes < 75
+    whole = len('{"method": "update", "state": {"value": "short"}, "buffer_paths": []}')  # as an HTML widget sends it
     with WidgetTraffic() as traffic:
-        line.value = "short"  # nothing shared: the whole value, as an HTML widget sends it
-    assert len(traffic.messages) == 1 and 60 < traffic.total_bytes < 90
+        line.value = "short"  # nothing shared: one splice replacing it all, its content the bare list
+    assert line.value == "short" and len(traffic.messages) == 1
+    assert traffic.total_bytes == len('{"method": "custom", "content": [[0, 66, "short"]]}') == 51 < whole
     # offsets in UTF-16 code units, as the browser's strings count: an emoji is two
     assert splice("a😀b·c", "a😀b-c") == (4, 1, "-")
     assert splice("Pest", "Pest") == (4, 0, "")

@@ -37,6 +37,7 @@ the header is checked.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -56,7 +57,7 @@ from triviador_nb.banks.problems import WHOLE_ROW, BankError, BankProblem, Sever
 from triviador_nb.banks.quality import bank_texts, quality_problems, same_question_codes, text_codes
 from triviador_nb.banks.reading import read_table
 from triviador_nb.engine.questions import ChoiceQuestion, GuessQuestion, QuestionBank
-from triviador_nb.exports import restore
+from triviador_nb.exports import FORMULA_START, restore
 from triviador_nb.resources import data_dir
 
 REQUIRED_COLUMNS = ("type", "question", "answer")
@@ -70,6 +71,7 @@ SUGGESTED_BANK = "general_knowledge_en"
 MAX_QUESTION_CHARS = 200
 MAX_OPTION_CHARS = 60
 MAX_GUESS_DIGITS = 15  # guess answers up to 999 999 999 999 999
+_QUOTED_FORMULA = re.compile("'[" + re.escape("".join(FORMULA_START)) + "]")
 
 StrPath = str | os.PathLike[str]
 
@@ -331,7 +333,7 @@ def _check_sheets(paths: list[Path], build_questions: bool = False, read_words: 
     read: list[_Sheet] = []
     for path in paths:
         read.append(_read_file(path, read))
-    bank = bank_texts([(sheet.file, sheet.rows) for sheet in read])
+    bank = bank_texts([(sheet.file, sheet.rows) for sheet in read], options=read_words)
     with ThreadPoolExecutor(max_workers=1) as worker:
         searching = worker.submit(quality_problems, bank, None, read_words)
         sheets = [_with_row_problems(sheet, read[:place]) for place, sheet in enumerate(read)]
@@ -437,7 +439,7 @@ def _read_file(path: Path, earlier: list[_Sheet]) -> _Sheet:
         return _Sheet(file, _no_rows(), problems)
     header = list(table.iloc[0])
     body = table.iloc[1:]
-    rows = _with_kind(_question_rows(header, body))
+    rows = _with_kind(_question_rows(header, body, decoded is None or _may_restore(decoded.text)))
     problems += _header_problems(file, header, body)
     missing = _missing_columns(file, header, rows)
     if missing:
@@ -482,14 +484,17 @@ def _sorted(problems: list[BankProblem], header: list[str]) -> list[BankProblem]
 # ------------------------------------------------------------ header
 
 
-def _question_rows(header: list[str], body: pd.DataFrame) -> pd.DataFrame:
+def _question_rows(header: list[str], body: pd.DataFrame, restores: bool = True) -> pd.DataFrame:
     """The non-blank rows' known columns (the first of each name; absent ones empty), each cell
-    :func:`~triviador_nb.exports.restore`-d (``'=1+1`` as written by ``bank convert`` is ``=1+1``)."""
+    :func:`~triviador_nb.exports.restore`-d (``'=1+1`` as written by ``bank convert`` is ``=1+1``);
+    ``restores`` False: the file's text holds no ``'`` before a formula character, so no cell is
+    looked at (joining each column to search it took about 30 ms a load, benchmarks/bank_load.py)."""
     first: dict[str, int] = {}
     for place, name in enumerate(header):
         first.setdefault(name.lower(), place)
     rows = pd.DataFrame(
-        {column: _restored(body[first[column]]) if column in first else "" for column in KNOWN_COLUMNS},
+        {column: (_restored(body[first[column]]) if restores else body[first[column]]) if column in first else ""
+         for column in KNOWN_COLUMNS},
         index=body.index,
         dtype=object,
     )
@@ -497,6 +502,14 @@ def _question_rows(header: list[str], body: pd.DataFrame) -> pd.DataFrame:
     for column in KNOWN_COLUMNS:  # only the rows still blank are compared
         blank[blank] = rows[column].to_numpy()[blank] == ""
     return rows[~blank] if blank.any() else rows
+
+
+def _may_restore(text: str) -> bool:
+    """Whether ``text`` holds a ``'`` before a formula character (a cell
+    :func:`~triviador_nb.exports.restore` changes holds one): a regular expression starting with a
+    literal, 5-9 ms over a 100,000-question file however many ``'`` it holds (``in`` for each
+    two-character pair took 30-60 ms)."""
+    return _QUOTED_FORMULA.search(text) is not None
 
 
 def _restored(cells: pd.Series) -> pd.Series:

@@ -102,7 +102,7 @@ class BankTexts(NamedTuple):
     options: list[tuple[str, ...]]
 
 
-def bank_texts(sheets: Sequence[tuple[str, pd.DataFrame]]) -> BankTexts:
+def bank_texts(sheets: Sequence[tuple[str, pd.DataFrame]], options: bool = True) -> BankTexts:
     """The columns :func:`quality_problems` reads, taken out of the bank's tables.
 
     Args:
@@ -110,6 +110,9 @@ def bank_texts(sheets: Sequence[tuple[str, pd.DataFrame]]) -> BankTexts:
             (stripped) columns ``kind`` (the type lower-cased), ``question``
             and ``answer`` (and perhaps ``fact``, ``wrong_1`` to ``wrong_3``),
             indexed by spreadsheet row number.
+        options: False leaves ``options`` empty (``[]``): only the give-aways and the
+            options read them (``quality_problems(..., read_words=True)``), and gathering
+            them row by row is a Python loop over the whole bank (benchmarks/bank_load.py).
     """
     columns = BankTexts([], [], [], [], [], [], [])
     for file, frame in sheets:
@@ -121,6 +124,8 @@ def bank_texts(sheets: Sequence[tuple[str, pd.DataFrame]]) -> BankTexts:
         columns.texts.extend(frame["question"].tolist())
         columns.answers.extend(frame["answer"].tolist())
         columns.facts.extend(frame["fact"].tolist() if "fact" in frame else [""] * len(frame))
+        if not options:
+            continue
         wrong = [frame[column].tolist() if column in frame else [""] * len(frame) for column in WRONG_COLUMNS]
         columns.options.extend(tuple(option for option in row if option) if kind == "choice" else ()
                                for kind, row in zip(frame["kind"].tolist(), zip(*wrong)))
@@ -139,7 +144,8 @@ def quality_problems(bank: BankTexts, current_year: int | None = None, read_word
         current_year: for the year check (default: today's year).
         read_words: False leaves out the give-aways and the options, which read every word in
             its language (the author's check, ``bank check``, reads them; a game's loader does
-            not: they take about four times the rest of the checks on a big bank).
+            not: they take about four times the rest of the checks on a big bank). True needs
+            ``bank``'s options (:func:`bank_texts` with ``options=True``).
 
     Returns:
         Warnings, in the order of ``bank`` (file, then row).
@@ -182,7 +188,7 @@ def same_question_codes(texts: Sequence[str]) -> np.ndarray:
     nuls = np.flatnonzero(units == 0)
     offsets = np.concatenate([[0], nuls + 1]).astype(np.int64)
     keys = pa.LargeStringArray.from_buffers(len(texts), pa.py_buffer(offsets), pa.py_buffer(data))
-    odd = _odd_whitespace_texts(units, nuls)
+    odd = _odd_whitespace_texts(data, units, nuls)
     if len(odd):
         mask = np.zeros(len(texts), dtype=bool)
         mask[odd] = True
@@ -207,24 +213,31 @@ def text_codes(texts: Sequence[str]) -> np.ndarray:
 
 # UTF-8 whitespace other than the space: its one-byte characters, and the first two bytes of the others
 # (U+2000-U+202F all start E2 80, so some typographic quotes and dashes are caught too).
-_ASCII_SPACES = np.zeros(256, dtype=bool)
-_ASCII_SPACES[[code[0] for code in WHITESPACE_UTF8 if len(code) == 1 and code != b" "]] = True
+_ASCII_SPACE_BYTES = [code[0] for code in WHITESPACE_UTF8 if len(code) == 1 and code != b" "]
 _WIDE_SPACE_STARTS = sorted({(code[0], code[1]) for code in WHITESPACE_UTF8 if len(code) > 1})
 
 
-def _odd_whitespace_texts(units: np.ndarray, nuls: np.ndarray) -> np.ndarray:
-    """The indexes of the NUL-ended UTF-8 texts in ``units`` that may hold whitespace other than
-    single spaces between words (a run of spaces, a space at an end, a tab, U+3000, ...): every
-    such text and a few more (some typographic quotes and dashes start like U+2000-U+202F)."""
-    odd = _ASCII_SPACES[units]
+def _odd_whitespace_texts(data: bytes, units: np.ndarray, nuls: np.ndarray) -> np.ndarray:
+    """The indexes of the NUL-ended UTF-8 texts in ``data`` (``units``: its bytes as an array,
+    ``nuls``: where its NULs are) that may hold whitespace other than single spaces between words
+    (a run of spaces, a space at an end, a tab, U+3000, ...): every such text and a few more (some
+    typographic quotes and dashes start like U+2000-U+202F).
+
+    A byte is looked for with ``in`` (memchr: a fraction of a millisecond for a 100,000-question
+    column) and only the kinds found are located with numpy; a space at a text's ends is read
+    beside each NUL. Eleven numpy passes over every byte took about 40 ms (benchmarks/bank_load.py).
+    """
+    found = [np.flatnonzero(units == byte) for byte in _ASCII_SPACE_BYTES if bytes((byte,)) in data]
     for first, second in _WIDE_SPACE_STARTS:
-        odd[:-1] |= (units[:-1] == first) & (units[1:] == second)
-    space = units == 32
-    boundary = space | (units == 0)
-    odd[1:] |= space[1:] & boundary[:-1]  # a space after a space, a NUL or
-    odd[:1] |= space[:1]  # the start
-    odd[:-1] |= space[:-1] & boundary[1:]  # a space before a NUL (or a space: found above)
-    return np.unique(np.searchsorted(nuls, np.flatnonzero(odd)))
+        if bytes((first,)) in data:
+            at = np.flatnonzero(units[:-1] == first)
+            found.append(at[units[at + 1] == second])
+    if b"  " in data:
+        found.append(np.flatnonzero((units[:-1] == 32) & (units[1:] == 32)))
+    places = [np.searchsorted(nuls, at) for at in found]  # the text each byte is in
+    starts = np.concatenate([[0], nuls[:-1] + 1])
+    places.append(np.flatnonzero((units[starts] == 32) | (units[nuls - 1] == 32)))  # an empty text reads NULs
+    return np.unique(np.concatenate(places))
 
 
 # ------------------------------------------------------------ near-duplicates

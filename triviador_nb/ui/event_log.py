@@ -5,7 +5,7 @@ sent whole on every move (9 lines, 500-850 bytes: the largest part of a move
 once the scoreboard sent only its changes, benchmarks/screen_traffic.py).
 :class:`EventLog` is a small anywidget: when the lines shown are new ones on
 top of those shown before, only the new lines travel, as [kind, text] pairs
-in a custom message that the browser adds to the top; the kernel's copy of ``lines`` is updated
+in a custom message (``[lines shown, [kind, text], ...]``) that the browser adds to the top; the kernel's copy of ``lines`` is updated
 as the browser's is (ipywidgets' property lock: the value the browser has
 already is not sent again), so a page that loads the widget later gets every
 line. Any other change (a new game, an undo) sends the lines whole.
@@ -27,9 +27,10 @@ function draw(model, el) {
 export default {
   initialize({ model }) {
     model.on("msg:custom", (message) => {
-      if (message.add) {  // [kind, text] pairs: the lines' own markup is made here
-        const added = message.add.map(([kind, text]) => '<li class="tnb-ev-' + kind + '">' + text + "</li>");
-        const kept = model.get("lines").slice(0, message.keep - added.length);
+      if (Array.isArray(message)) {  // [lines shown, [kind, text], ...]: the lines' own markup is made here
+        const [keep, ...pairs] = message;
+        const added = pairs.map(([kind, text]) => '<li class="tnb-ev-' + kind + '">' + text + "</li>");
+        const kept = model.get("lines").slice(0, keep - added.length);
         model.set("lines", [...added, ...kept]);  // in this page only: the kernel has it already
       }
     });
@@ -68,7 +69,7 @@ class EventLog(anywidget.AnyWidget):
         if not added or not old or not all(pairs):
             self.lines = lines
             return
-        self.send({"add": [list(pair.groups()) for pair in pairs], "keep": len(lines)})
+        self.send([len(lines), *(list(pair.groups()) for pair in pairs)])  # a bare list: no keys to send
         with self._lock_property(lines=lines):  # the browser has them now: the kernel's copy follows unsent
             self.lines = lines
 

@@ -417,7 +417,9 @@ class MapView:
         for tid, polygon in self.polygons.items():
             colour = owners[tid]
             # "" for no dashes: ipyleaflet drops a None, and the dashes of an earlier attack would stay
-            outline = (HIGHLIGHT, 5, "8 6") if tid == contested else (HIGHLIGHT, 4, "") if tid in choosable \
+            # a choosable territory's outline differs from a plain one by its weight alone: one property
+            # travels when the choice opens and closes (its colour too cost 20 bytes a territory each time)
+            outline = (HIGHLIGHT, 5, "8 6") if tid == contested else (BORDER, 4, "") if tid in choosable \
                 else plain
             state = (colour or FREE, outline, (values[tid], towers[tid], total_towers, colour or "#bbbbbb",
                                                marks.get(tid, "")))

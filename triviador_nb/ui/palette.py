@@ -19,7 +19,7 @@ SEAT_COLOURS = {
 }
 FREE = "#F4F1EA"  # a free territory: warm off-white
 BORDER = "#3A3A3A"  # territory outlines
-HIGHLIGHT = "#111111"  # outline of territories the player may choose now
+HIGHLIGHT = "#111111"  # outline of the territory under attack (dashed; choosable ones: a thick BORDER)
 SEA = "#D6E6F0"  # the map background
 TEXT = "#1B1B1B"
 

@@ -164,8 +164,8 @@ class QuestionPanel:
         if options:
             for button, letter, option in zip(self.choice_buttons, LETTERS, options):
                 with button.hold_sync():  # one message per button, not one per property
+                    # no tooltip: a long option wraps on its button (styles.CSS), and one sent the text twice
                     button.description = f"{letter}) {option}"
-                    button.tooltip = option
                     button.disabled = not can_answer
                     button.button_style = ""
             self.controls.children = tuple(self.choice_buttons)

@@ -603,7 +603,7 @@ class GameScreen:
             choosable += list(prompt.wings_choices)
         names = {t.id: t.name for t in v.territories}
         options = tuple(sorted(pgettext(TERRITORY, names[t]) for t in choosable))
-        if self.by_name.options != options:
+        if choosable and self.by_name.options != options:  # hidden, it keeps the last ones unsent
             self.by_name.options = options
         # hidden, not removed: a box that came and went on "your turn" would move the page under the click
         self.by_name.layout.visibility = "visible" if choosable else "hidden"

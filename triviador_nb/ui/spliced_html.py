@@ -8,7 +8,7 @@ message, most of a move). :class:`SplicedHTML` is a drop-in for it: setting
 ``value`` sends splices ``[at, cut, put]`` - at ``at``, drop ``cut``
 characters and insert ``put`` - for the parts that changed (a class and a
 text apart, :func:`splices`), when that message is shorter than the whole
-value's, in a custom message the browser applies to its copy; the kernel's copy is updated as the
+value's, in a custom message (its content the list of splices itself) the browser applies to its copy; the kernel's copy is updated as the
 browser's is (ipywidgets' property lock: the value the browser has is not sent
 again), so a page that loads the widget later gets the whole value. Offsets
 count UTF-16 code units, as JavaScript strings do.
@@ -29,9 +29,9 @@ _ESM = r"""
 export default {
   initialize({ model }) {
     model.on("msg:custom", (message) => {
-      if (message.splice) {
+      if (Array.isArray(message)) {  // the splices themselves: no key around them (12 bytes a message)
         let value = model.get("value");
-        for (const [at, cut, put] of message.splice) {  // last first: each leaves the offsets before it
+        for (const [at, cut, put] of message) {  // last first: each leaves the offsets before it
           value = value.slice(0, at) + put + value.slice(at + cut);
         }
         model.set("value", value);  // in this page only: the kernel has it already
@@ -112,7 +112,7 @@ class SplicedHTML(anywidget.AnyWidget):
                 or not isinstance(old, str) or not isinstance(new, str)):
             super().notify_change(change)
             return
-        message = {"splice": [list(part) for part in splices(old, new)]}
+        message = [list(part) for part in splices(old, new)]  # the content is the list: no key around it
         if _size({"method": "custom", "content": message}) >= _size(
                 {"method": "update", "state": {"value": new}, "buffer_paths": []}):  # no shorter: send it whole
             super().notify_change(change)
