@@ -36,7 +36,7 @@ import warnings
 from pathlib import Path
 
 from triviador_nb.maps import MapWarning, check_map, draw_size, load_map
-from triviador_nb.ui.map_view import MapView
+from triviador_nb.ui.map_view import OUTLINES, MapView
 from triviador_nb.ui.palette import SEAT_COLOURS
 from triviador_nb.ui.traffic import WidgetTraffic
 
@@ -137,7 +137,7 @@ def measure(count: int, folder: Path, bases: bool) -> None:
     start = time.perf_counter()
     view.show(owners, values, towers, 3, choosable=ids[1:4])
     unremembered_s = time.perf_counter() - start
-    if view.polygons[ids[0]].fill_color != SEAT_COLOURS["blue"] or view.polygons[ids[1]].weight != 4:
+    if view.look(ids[0]) != (SEAT_COLOURS["blue"], OUTLINES[0]) or view.look(ids[1])[1] != OUTLINES[1]:
         raise RuntimeError("the timed clicks did not redraw the map")
     for k, t in enumerate((ids[0], ids[len(ids) // 2], ids[-1])):
         owners[t], towers[t] = list(SEAT_COLOURS.values())[k], 3
