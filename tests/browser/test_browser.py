@@ -452,3 +452,78 @@ def test_a_big_map_s_names_as_one_layer_stand_under_their_territory_s_label_poin
            if abs(p["name"]["x"] - p["x"]) > 1.5 or not 0 <= p["name"]["top"] - p["y"] <= 2.5]
     assert off == [], off  # (territory, x off, y off) in px
     assert {p["name"]["events"] for p in places} == {"none"}
+
+
+
+BOARD_LAYER_NOTEBOOK = {
+    "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": [
+        "import json\n",
+        "import ipywidgets as w\n",
+        "from IPython.display import HTML, display\n",
+        "from triviador_nb.maps import load_builtin_map\n",
+        "from triviador_nb.ui import map_view\n",
+        "map_view.NAME_LAYER_LIMIT = map_view.BOARD_LAYER_LIMIT = 5  # Hungary drawn as a big map is\n",
+        "view = map_view.MapView(load_builtin_map('hungary'))\n",
+        "ids = view.game_map.board.territories\n",
+        "owners, values, towers = {t: None for t in ids}, {t: 0 for t in ids}, {t: None for t in ids}\n",
+        "owners[ids[0]] = '#CC3311'\n",
+        "view.show(owners, values, towers, 3, choosable=[ids[1]])\n",
+        "out = w.HTML('<pre id=\"tnb-clicked\"></pre>')\n",
+        "def clicked(t):\n",
+        "    owners[t], values[t] = '#0077BB', 200\n",
+        "    view.show(owners, values, towers, 3)\n",
+        "    out.value = '<pre id=\"tnb-clicked\">' + t + '</pre>'\n",
+        "view.on_territory_click(clicked)\n",
+        "display(HTML('<pre id=\"tnb-order\">' + json.dumps(list(ids)) + '</pre>'))\n",
+        "display(view.widget, out)\n"]}],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4, "nbformat_minor": 5}
+
+PATH_LOOKS = """(order) => Object.fromEntries(order.map((t, i) => {
+  const style = getComputedStyle(document.querySelector(`.tnb-map .tnb-shapes path.t${i}`));
+  return [t, {fill: style.fill, stroke: style.stroke, width: style.strokeWidth, dash: style.strokeDasharray,
+              events: style.pointerEvents}];
+}))"""
+
+
+def test_a_big_map_s_shapes_as_one_layer_take_their_looks_and_a_click_chooses_the_territory_under_it(server_url):
+    """Issue 25 / issue 29 item 5: above BOARD_LAYER_LIMIT the shapes are one SVG; in the browser each
+    territory's path takes its look from the BoardLooks widget (owner's fill, choosable outline), a click
+    at a territory's label point (through the names and the SVG) reaches the kernel as that territory, and
+    the look the kernel then sends (a small message) recolours that path."""
+    import json
+
+    from playwright.sync_api import sync_playwright
+
+    notebook = OUT / "board-layer.ipynb"
+    notebook.write_text(json.dumps(BOARD_LAYER_NOTEBOOK), encoding="utf-8")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path())
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{server_url}/voila/render/{notebook.relative_to(REPO).as_posix()}", timeout=120_000)
+        page.locator(".tnb-map .tnb-shapes path").first.wait_for(timeout=120_000)
+        page.wait_for_timeout(3000)  # the board fitted to its size, the shapes drawn again at that zoom
+        order = json.loads(page.locator("#tnb-order").text_content())
+        before = page.evaluate(PATH_LOOKS, order)
+        chosen, outside = [], []
+        for t in (order[2], order[9], order[18]):
+            box = page.locator(f'.tnb-names-layer .tnb-name[data-territory="{t}"]').bounding_box()
+            x, y = box["x"] + box["width"] / 2, box["y"] - 1  # the label point, above its name
+            shape = page.locator(f".tnb-map .tnb-shapes path.t{order.index(t)}").bounding_box()
+            if not (shape["x"] <= x <= shape["x"] + shape["width"] and shape["y"] <= y <= shape["y"] + shape["height"]):
+                outside.append((t, x, y, shape))  # the SVG is drawn where Leaflet puts the names
+            page.mouse.click(x, y)
+            page.wait_for_function(f"() => document.querySelector('#tnb-clicked')?.textContent === '{t}'",
+                                   timeout=30_000)
+            chosen.append(page.locator("#tnb-clicked").text_content())
+        page.wait_for_timeout(500)
+        after = page.evaluate(PATH_LOOKS, order)
+        page.screenshot(path=str(OUT / "board-layer.png"))
+        browser.close()
+    notebook.unlink()
+    free = before[order[3]]["fill"]
+    assert before[order[0]]["fill"] == "rgb(204, 51, 17)" and free != before[order[0]]["fill"], before
+    assert before[order[1]]["width"] == "4px" and before[order[0]]["width"] == "1px", before
+    assert {look["events"] for look in before.values()} == {"none"}
+    assert chosen == [order[2], order[9], order[18]] and outside == [], outside
+    assert [after[t]["fill"] for t in chosen] == ["rgb(0, 119, 187)"] * 3 and after[order[3]]["fill"] == free
