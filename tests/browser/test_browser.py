@@ -17,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -399,6 +400,30 @@ def test_a_room_s_countdown_ticks_after_resume_on_the_student_s_page_and_the_pro
                                 "End game": False, "Save report": True, "Play again": True}, report.after_end
 
 
+@contextmanager
+def voila_page(server_url: str, name: str, notebook: dict, ready: str):
+    """A page of ``notebook`` (written as ``name``.ipynb beside the screenshots) in Voila, once ``ready``
+    (a CSS selector) shows and the board had 3 s to fit to its size; a screenshot ``name``.png at the end."""
+    import json
+
+    from playwright.sync_api import sync_playwright
+
+    path = OUT / f"{name}.ipynb"
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium_path())
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(f"{server_url}/voila/render/{path.relative_to(REPO).as_posix()}", timeout=120_000)
+            page.locator(ready).first.wait_for(timeout=120_000)
+            page.wait_for_timeout(3000)  # the board fitted to its size, its layers drawn again at that zoom
+            yield page
+            page.screenshot(path=str(OUT / f"{name}.png"))
+            browser.close()
+    finally:
+        path.unlink()
+
+
 NAME_LAYER_NOTEBOOK = {
     "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": [
         "import json\n",
@@ -431,22 +456,8 @@ def test_a_big_map_s_names_as_one_layer_stand_under_their_territory_s_label_poin
     """Issue 29 item 5: above NAME_LAYER_LIMIT the names are one icon placed in pixels from the map's
     corner; in the browser each stands centred just under its territory's value label (the label
     point, placed by Leaflet) and lets clicks through to the territory's shape."""
-    import json
-
-    from playwright.sync_api import sync_playwright
-
-    notebook = OUT / "name-layer.ipynb"
-    notebook.write_text(json.dumps(NAME_LAYER_NOTEBOOK), encoding="utf-8")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path())
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.goto(f"{server_url}/voila/render/{notebook.relative_to(REPO).as_posix()}", timeout=120_000)
-        page.locator(".tnb-names-layer .tnb-name").first.wait_for(timeout=120_000)
-        page.wait_for_timeout(3000)  # the board fitted to its size, the names placed again at that zoom
+    with voila_page(server_url, "name-layer", NAME_LAYER_NOTEBOOK, ".tnb-names-layer .tnb-name") as page:
         places = page.evaluate(NAME_PLACES)
-        page.screenshot(path=str(OUT / "name-layer.png"))
-        browser.close()
-    notebook.unlink()
     assert len(places) == 19 and all(p["name"] is not None for p in places), places
     off = [(p["t"], round(p["name"]["x"] - p["x"], 1), round(p["name"]["top"] - p["y"], 1)) for p in places
            if abs(p["name"]["x"] - p["x"]) > 1.5 or not 0 <= p["name"]["top"] - p["y"] <= 2.5]
@@ -493,16 +504,7 @@ def test_a_big_map_s_shapes_as_one_layer_take_their_looks_and_a_click_chooses_th
     the look the kernel then sends (a small message) recolours that path."""
     import json
 
-    from playwright.sync_api import sync_playwright
-
-    notebook = OUT / "board-layer.ipynb"
-    notebook.write_text(json.dumps(BOARD_LAYER_NOTEBOOK), encoding="utf-8")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path())
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.goto(f"{server_url}/voila/render/{notebook.relative_to(REPO).as_posix()}", timeout=120_000)
-        page.locator(".tnb-map .tnb-shapes path").first.wait_for(timeout=120_000)
-        page.wait_for_timeout(3000)  # the board fitted to its size, the shapes drawn again at that zoom
+    with voila_page(server_url, "board-layer", BOARD_LAYER_NOTEBOOK, ".tnb-map .tnb-shapes path") as page:
         order = json.loads(page.locator("#tnb-order").text_content())
         before = page.evaluate(PATH_LOOKS, order)
         chosen, outside = [], []
@@ -518,9 +520,6 @@ def test_a_big_map_s_shapes_as_one_layer_take_their_looks_and_a_click_chooses_th
             chosen.append(page.locator("#tnb-clicked").text_content())
         page.wait_for_timeout(500)
         after = page.evaluate(PATH_LOOKS, order)
-        page.screenshot(path=str(OUT / "board-layer.png"))
-        browser.close()
-    notebook.unlink()
     free = before[order[3]]["fill"]
     assert before[order[0]]["fill"] == "rgb(204, 51, 17)" and free != before[order[0]]["fill"], before
     assert before[order[1]]["width"] == "4px" and before[order[0]]["width"] == "1px", before
