@@ -2,7 +2,8 @@
 about 10,000 widget messages). Run: ``.venv/bin/python benchmarks/map_render.py [--sizes 434 2328]``
 
 Builds a ``MapView`` of ``benchmarks/big_maps.py``'s synthetic grid and counts each widget message's
-JSON bytes, grouped by the model it opens (a Polygon, a Marker, a DivIcon...), with the time to build;
+JSON bytes, grouped by the model it opens (a Polygon, a Marker, a DivIcon...), with the time to build and
+what fitting the board to a 725 px wide map sends next (the browser's first size report);
 then, as the baselines in the same run, the same map with a Polygon and a label marker per territory
 (``BOARD_LAYER_LIMIT`` raised past it: every map before the board became one layer), and with one name
 marker per territory as well (``NAME_LAYER_LIMIT`` raised too: every map before issue 29 item 5).
@@ -24,6 +25,7 @@ from big_maps import grid_map
 from triviador_nb.maps import MapWarning, load_map
 from triviador_nb.ui import map_view
 from triviador_nb.ui.map_view import MapView
+from triviador_nb.ui.traffic import WidgetTraffic
 
 
 def measure(count: int, folder: Path) -> None:
@@ -67,8 +69,12 @@ def render(count: int, game_map, label: str) -> None:
                            f"{messages['LeafletMarkerModel']} markers, the view has {len(view.polygons)} and "
                            f"{markers}")
     kinds = ", ".join(f"{kind} {messages[kind]:,} ({sizes[kind] / 2**20:.2f} MiB)" for kind, _ in sizes.most_common(4))
+    with WidgetTraffic() as fit:  # the browser reports the map's size: the board is fitted to it
+        for trait, value in (("left", 0), ("top", 0), ("right", 725), ("bottom", round(725 / view.aspect))):
+            view.map.set_trait(trait, value)
     print(f"{count:>5} territories ({label}): {sum(messages.values()):,} messages, {sum(sizes.values()) / 2**20:.2f} MiB, "
-          f"built in {build_s:.1f} s; {kinds}", flush=True)
+          f"built in {build_s:.1f} s; {kinds}; fitted to 725 px: {len(fit.messages):,} messages, "
+          f"{fit.total_bytes / 2**20:.2f} MiB", flush=True)
     view.close()
 
 

@@ -64,23 +64,27 @@ def test_a_big_map_s_first_render_is_a_handful_of_messages(big_map, monkeypatch)
 
 
 def test_the_shapes_layer_draws_each_territory_in_pixels_from_the_north_west_corner(big_map):
+    """Made once, two zoom levels past the map's first zoom; a refit (the browser's size) sends the scale
+    to the map's zoom in one small message, not the SVG again."""
     view = MapView(big_map)
     html = view.shapes_layer.icon.html
     paths = re.findall(r'<path class="t(\d+)" d="M([^"]+)Z"/>', html)
     assert [int(index) for index, _ in paths] == list(range(1089)) and 'pointer-events:none' in html
     # R0C1 (index 1) is the cell from 7.1E to 7.2E below 47.4N: its first point, its south-west corner
-    zoom = view.map.zoom
-    x0, y0 = pixel_xy(47.4, 7.0, zoom)
-    x, y = pixel_xy(47.3, 7.1, zoom)
+    made_at = view.map.zoom + 2
+    x0, y0 = pixel_xy(47.4, 7.0, made_at)
+    x, y = pixel_xy(47.3, 7.1, made_at)
     first = [float(v) for v in paths[1][1].split()[0].split(",")]
     assert first == pytest.approx([x - x0, y - y0], abs=0.06)
-    for trait, value in (("left", 0), ("top", 0), ("right", 725), ("bottom", 725)):
-        view.map.set_trait(trait, value)  # the browser's size: fitted, the shapes drawn again at that zoom
-    assert view.map.zoom != zoom and view.shapes_layer.icon.html != html
-    refitted = re.findall(r'<path class="t1" d="M([\d.]+),([\d.]+)', view.shapes_layer.icon.html)[0]
-    x0, y0 = pixel_xy(47.4, 7.0, view.map.zoom)
-    x, y = pixel_xy(47.3, 7.1, view.map.zoom)
-    assert [float(v) for v in refitted] == pytest.approx([x - x0, y - y0], abs=0.06)
+    assert view.looks.scale == 0.25
+    with WidgetTraffic() as traffic:
+        for trait, value in (("left", 0), ("top", 0), ("right", 725), ("bottom", 725)):
+            view.map.set_trait(trait, value)  # the browser's size: fitted, the shapes scaled to that zoom
+    assert view.map.zoom > made_at - 2 and view.shapes_layer.icon.html == html
+    assert view.looks.scale == pytest.approx(2 ** (view.map.zoom - made_at))
+    looks_id = view.looks.comm.comm_id
+    assert [size for (_, size), comm_id in zip(traffic.messages, traffic.comm_ids) if comm_id == looks_id] \
+        and all(size < 200 for (_, size), comm_id in zip(traffic.messages, traffic.comm_ids) if comm_id == looks_id)
     view.close()
 
 

@@ -507,6 +507,11 @@ def test_a_big_map_s_shapes_as_one_layer_take_their_looks_and_a_click_chooses_th
     with voila_page(server_url, "board-layer", BOARD_LAYER_NOTEBOOK, ".tnb-map .tnb-shapes path") as page:
         order = json.loads(page.locator("#tnb-order").text_content())
         before = page.evaluate(PATH_LOOKS, order)
+        # scaled to the map's zoom inside the SVG, where non-scaling-stroke keeps outlines 1 px (a scale of the
+        # <svg> itself thinned them to a quarter pixel)
+        scaled = page.evaluate("""() => { const g = document.querySelector('.tnb-map .tnb-shapes > g');
+          return [getComputedStyle(g).transform, getComputedStyle(g.parentElement).transform,
+                  getComputedStyle(g.firstElementChild).vectorEffect]; }""")
         chosen, outside = [], []
         for t in (order[2], order[9], order[18]):
             box = page.locator(f'.tnb-names-layer .tnb-name[data-territory="{t}"]').bounding_box()
@@ -524,5 +529,6 @@ def test_a_big_map_s_shapes_as_one_layer_take_their_looks_and_a_click_chooses_th
     assert before[order[0]]["fill"] == "rgb(204, 51, 17)" and free != before[order[0]]["fill"], before
     assert before[order[1]]["width"] == "4px" and before[order[0]]["width"] == "1px", before
     assert {look["events"] for look in before.values()} == {"none"}
+    assert scaled[0].startswith("matrix(") and scaled[1:] == ["none", "non-scaling-stroke"], scaled
     assert chosen == [order[2], order[9], order[18]] and outside == [], outside
     assert [after[t]["fill"] for t in chosen] == ["rgb(0, 119, 187)"] * 3 and after[order[3]]["fill"] == free

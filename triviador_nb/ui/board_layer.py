@@ -5,9 +5,11 @@ Each territory as its own ipyleaflet ``Polygon`` costs a widget of about 1.3 KB 
 ``map_view.BOARD_LAYER_LIMIT`` territories the map view draws them instead as:
 
 - :func:`shapes_svg`: one ``<svg>`` with a ``<path class="tN">`` per territory (N its index in the board's
-  order), in pixels from the map's north-west corner at the fitted zoom (the board neither pans nor zooms),
-  put in one ``DivIcon`` at that corner; it lets every click through (``pointer-events: none``) to the map,
-  whose click is turned into the territory under it (:mod:`.territory_lookup`);
+  order), in pixels from the map's north-west corner at a zoom fixed when the map view is made, put in one
+  ``DivIcon`` at that corner and scaled to the map's zoom by CSS (:attr:`BoardLooks.scale`: a refit sends
+  one number, the board neither pans nor zooms otherwise); it lets every click through
+  (``pointer-events: none``) to the map, whose click is turned into the territory under it
+  (:mod:`.territory_lookup`);
 - :class:`BoardLooks`: a widget holding each territory's look that differs from a free one's (fill colour,
   outline), drawn as a ``<style>`` block scoped to that map. A change of look is a custom message of
   about 30 bytes a territory (the SVG is never sent again for it); the widget's state keeps every look, so
@@ -27,7 +29,7 @@ _ESM = r"""
 function css(model) {
   const scope = model.get("scope");
   const outlines = model.get("outlines");
-  const rules = [];
+  const rules = [`.${scope} .tnb-shapes>g{transform:scale(${model.get("scale")});transform-origin:0 0}`];
   for (const [index, [fill, kind]] of Object.entries(model.get("looks"))) {
     const [stroke, width, dash] = outlines[kind];
     rules.push(`.${scope} .tnb-shapes .t${index}{fill:${fill};stroke:${stroke};stroke-width:${width}px;` +
@@ -53,8 +55,9 @@ export default {
     el.appendChild(style);
     const draw = () => { style.textContent = css(model); };
     draw();
-    model.on("change:looks change:outlines change:scope", draw);
-    return () => model.off("change:looks change:outlines change:scope", draw);
+    const events = "change:looks change:outlines change:scope change:scale";
+    model.on(events, draw);
+    return () => model.off(events, draw);
   },
 };
 """
@@ -65,6 +68,9 @@ class BoardLooks(anywidget.AnyWidget):
 
     Attributes:
         scope: the CSS class of the map whose shapes these are (one map's looks never style another's).
+        scale: how much bigger the shapes are drawn than the SVG's pixels: ``2 ** (map zoom - the zoom
+            the SVG was made at)``, so that a refitted map re-sends this number, not the SVG (outlines keep
+            their width: ``vector-effect: non-scaling-stroke``, styles.py).
         outlines: the outline kinds, ``[colour, width px, dashes ("" for none)]``; a look names one by index.
         looks: territory index (as a string, JSON's keys) -> ``[fill colour, outline kind]``; a territory
             left out is drawn as the SVG says (free, plain outline).
@@ -73,6 +79,7 @@ class BoardLooks(anywidget.AnyWidget):
     _esm = _ESM
     _css = ".tnb-board-looks { display: none; }"
     scope = traitlets.Unicode("").tag(sync=True)
+    scale = traitlets.Float(1.0).tag(sync=True)
     outlines = traitlets.List().tag(sync=True)
     looks = traitlets.Dict().tag(sync=True)
 

@@ -65,12 +65,13 @@ LAYOUT_LIMIT = 1000  # up to this many, names are laid out when the board is fit
 NAME_LAYER_LIMIT = 1000
 # Above this many territories the shapes are one layer as well (issue 25, issue 29 item 5: 2,328 Polygons and
 # 2,328 label Markers sent 4,677 messages, 5.34 MiB): one SVG in one marker at the map's north-west corner, in
-# pixels at the fitted zoom and made again when the map is refitted, as the names are (board_layer.py); a look
+# pixels at a fixed zoom, scaled by CSS to the map's (a refit sends one number: board_layer.py); a look
 # changes through a small widget's message (BoardLooks), and a click on the map is turned into the territory
 # under it (territory_lookup.py). A label (castle, value) gets its Marker only once it shows something, in one
 # of LABEL_GROUPS groups, so that adding one re-sends a short list of layers, not the map's whole list.
 BOARD_LAYER_LIMIT = 1000
 LABEL_GROUPS = 48
+SHAPES_ZOOM_AHEAD = 2
 OUTLINES = ((BORDER, 1, ""), (HIGHLIGHT, 4, ""), (HIGHLIGHT, 5, "8 6"))  # plain, choosable, contested
 
 
@@ -264,8 +265,11 @@ class MapView:
                               len(game_map.board)).format(map=pgettext(MAP, game_map.title), n=len(game_map.board))
         self.spoken = w.HTML(f'<div class="tnb-sr-only">{escape(spoken)}</div>')
         board = len(game_map.board) > BOARD_LAYER_LIMIT
-        self.looks = BoardLooks(scope=f"tnb-b{self.map.model_id}", outlines=[list(o) for o in OUTLINES]) \
-            if board else None
+        # the shapes' SVG is made once, at a zoom a little past the first (0.1 px there is 0.025 px at the
+        # first zoom), and scaled by CSS to the map's zoom
+        self._shapes_zoom = self.map.zoom + SHAPES_ZOOM_AHEAD
+        self.looks = BoardLooks(scope=f"tnb-b{self.map.model_id}", outlines=[list(o) for o in OUTLINES],
+                                scale=2 ** -SHAPES_ZOOM_AHEAD) if board else None
         if self.looks is not None:
             self.map.add_class(self.looks.scope)
         self.widget = w.VBox([w.HTML(MAP_CSS), self.spoken, self.map, *credit, BrowserInput(),
@@ -333,8 +337,8 @@ class MapView:
     def _shapes_layer_html(self) -> str:
         """Every territory's shape, in pixels from the map's north-west corner at the map's zoom."""
         (_south, west), (north, _east) = self.game_map.bounds
-        x0, y0 = pixel_xy(north, west, self.map.zoom)
-        return shapes_svg(pixel_areas(self.game_map, self.map.zoom), self.game_map.board.territories, x0, y0,
+        x0, y0 = pixel_xy(north, west, self._shapes_zoom)
+        return shapes_svg(pixel_areas(self.game_map, self._shapes_zoom), self.game_map.board.territories, x0, y0,
                           FREE, BORDER)
 
     def _fit(self, _change: object = None) -> None:
@@ -346,12 +350,14 @@ class MapView:
             return
         self._fitted_size = size
         self.map.center, self.map.zoom = fit_view(self.game_map.bounds, *size)
-        # one icon each: the names and the shapes in pixels at the new zoom
-        for layer, made in ((self.name_layer, self._names_layer_html), (self.shapes_layer, self._shapes_layer_html)):
-            if layer is not None and layer.icon.html != (html := made()):
-                old = layer.icon
-                layer.icon = DivIcon(html=html, icon_size=ZERO, icon_anchor=ZERO)
+        if self.name_layer is not None:  # one icon: the names in pixels at the new zoom
+            old = self.name_layer.icon
+            html = self._names_layer_html()
+            if old.html != html:
+                self.name_layer.icon = DivIcon(html=html, icon_size=ZERO, icon_anchor=ZERO)
                 old.close()
+        if self.looks is not None:  # the shapes, made at another zoom, scaled to this one (one number sent)
+            self.looks.scale = 2 ** (self.map.zoom - self._shapes_zoom)
         self._place_names()
 
     def _place_names(self) -> None:
