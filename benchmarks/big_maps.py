@@ -115,6 +115,8 @@ def measure(count: int, folder: Path, bases: bool) -> None:
         view = MapView(game_map)
         view.preload_labels(SEAT_COLOURS.values(), (200, 300, 400), 1000, 3)
         build_s = time.perf_counter() - start
+    if view.looks is not None:  # the page drew the board: its looks' changes travel as small messages
+        view.looks._handle_custom_msg({"ready": True}, [])
     start = time.perf_counter()
     view.map.set_trait("left", 0)
     view.map.set_trait("top", 0)

@@ -117,14 +117,23 @@ def test_a_change_of_owner_changes_the_look_with_one_small_message(big_map):
     with WidgetTraffic() as nothing:
         view.show(owners, values, towers, 3)
     assert nothing.messages == []  # all free, nothing shown: nothing to send
+    owners["R0C5"] = SEAT_COLOURS["blue"]
+    with WidgetTraffic() as early:
+        view.show(owners, values, towers, 3)
+    assert len(early.messages) == 1 and view.looks.looks == {"5": [SEAT_COLOURS["blue"], 0]}  # as state
+    with WidgetTraffic() as drawn:
+        view.looks._handle_custom_msg({"ready": True}, [])  # a page drew the widget: the state once more
+    assert drawn.comm_ids == [view.looks.comm.comm_id]
     sent = []
     original = view.looks.send
     view.looks.send = lambda content, buffers=None: (sent.append(content), original(content, buffers))
+    owners["R0C5"] = None
     owners["R2C2"] = SEAT_COLOURS["red"]
     with WidgetTraffic() as traffic:
         view.show(owners, values, towers, 3, choosable=["R2C3"])
     index = big_map.board.territories.index
-    assert sent == [{"looks": {str(index("R2C2")): [SEAT_COLOURS["red"], 0], str(index("R2C3")): [FREE, 1]}}]
+    assert sent == [{"looks": {"5": None, str(index("R2C2")): [SEAT_COLOURS["red"], 0],
+                               str(index("R2C3")): [FREE, 1]}}]
     looks_id = view.looks.comm.comm_id
     assert [size for size, comm_id in zip(traffic.messages, traffic.comm_ids) if comm_id == looks_id] \
         == [("comm_msg", traffic.messages[0][1])] and traffic.messages[0][1] < 200, traffic.messages

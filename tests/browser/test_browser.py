@@ -483,7 +483,7 @@ BOARD_LAYER_NOTEBOOK = {
         "def clicked(t):\n",
         "    owners[t], values[t] = '#0077BB', 200\n",
         "    view.show(owners, values, towers, 3)\n",
-        "    out.value = '<pre id=\"tnb-clicked\">' + t + '</pre>'\n",
+        "    out.value = f'<pre id=\"tnb-clicked\">{t}</pre><pre id=\"tnb-ready\">{view.looks._ready}</pre>'\n",
         "view.on_territory_click(clicked)\n",
         "display(HTML('<pre id=\"tnb-order\">' + json.dumps(list(ids)) + '</pre>'))\n",
         "display(view.widget, out)\n"]}],
@@ -525,10 +525,12 @@ def test_a_big_map_s_shapes_as_one_layer_take_their_looks_and_a_click_chooses_th
             chosen.append(page.locator("#tnb-clicked").text_content())
         page.wait_for_timeout(500)
         after = page.evaluate(PATH_LOOKS, order)
+        ready = page.locator("#tnb-ready").text_content()  # the page told the kernel it takes small messages
     free = before[order[3]]["fill"]
     assert before[order[0]]["fill"] == "rgb(204, 51, 17)" and free != before[order[0]]["fill"], before
     assert before[order[1]]["width"] == "4px" and before[order[0]]["width"] == "1px", before
     assert {look["events"] for look in before.values()} == {"none"}
     assert scaled[0].startswith("matrix(") and scaled[1:] == ["none", "non-scaling-stroke"], scaled
     assert chosen == [order[2], order[9], order[18]] and outside == [], outside
+    assert ready == "True"
     assert [after[t]["fill"] for t in chosen] == ["rgb(0, 119, 187)"] * 3 and after[order[3]]["fill"] == free

@@ -12,8 +12,9 @@ Each territory as its own ipyleaflet ``Polygon`` costs a widget of about 1.3 KB 
   (:mod:`.territory_lookup`);
 - :class:`BoardLooks`: a widget holding each territory's look that differs from a free one's (fill colour,
   outline), drawn as a ``<style>`` block scoped to that map. A change of look is a custom message of
-  about 30 bytes a territory (the SVG is never sent again for it); the widget's state keeps every look, so
-  a view opened later (a reloaded page) draws the board as it is.
+  about 30 bytes a territory (the SVG is never sent again for it) once a page has drawn the widget (before,
+  the whole state); the widget's state keeps every look, so a view opened later (a reloaded page) draws
+  the board as it is.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ export default {
     el.appendChild(style);
     const draw = () => { style.textContent = css(model); };
     draw();
+    model.send({ ready: true });  // this page applies changes now: the kernel may send them as messages
     const events = "change:looks change:outlines change:scope change:scale";
     model.on(events, draw);
     return () => model.off(events, draw);
@@ -83,10 +85,23 @@ class BoardLooks(anywidget.AnyWidget):
     outlines = traitlets.List().tag(sync=True)
     looks = traitlets.Dict().tag(sync=True)
 
+    def __init__(self, **kwargs: object):
+        super().__init__(**kwargs)
+        self._ready = False
+        self.on_msg(self._from_browser)
+
+    def _from_browser(self, _widget: object, content: object, _buffers: object) -> None:
+        """A page drew the widget: from now on its model applies the changes' messages. Its state is sent
+        whole once more, since a message sent before a page's model could take it may have been lost
+        (anywidget loads the script after the model is made: anywidget issue 803)."""
+        if isinstance(content, dict) and content.get("ready") is True:
+            self._ready = True
+            self.send_state("looks")
+
     def change(self, changes: Mapping[int, tuple[str, int] | None]) -> None:
         """Give each territory index in ``changes`` its new look (None: the free, plain one), in one
         message of only those territories; the kernel's ``looks`` follows unsent (the browser applies the
-        message to its own copy)."""
+        message to its own copy). Until a page has drawn the widget, the whole state is sent instead."""
         if not changes:
             return
         sent = {str(index): (list(look) if look is not None else None) for index, look in changes.items()}
@@ -96,7 +111,7 @@ class BoardLooks(anywidget.AnyWidget):
                 looks.pop(key, None)
             else:
                 looks[key] = look
-        if self.comm is None:  # closed: nothing to tell
+        if self.comm is None or not self._ready:  # closed, or no page sure to take a message: the state
             self.looks = looks
             return
         self.send({"looks": sent})
