@@ -19,7 +19,7 @@ Each territory as its own ipyleaflet ``Polygon`` costs a widget of about 1.3 KB 
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, Sequence
 
 import anywidget
 import numpy as np
@@ -98,7 +98,7 @@ class BoardLooks(anywidget.AnyWidget):
             self._ready = True
             self.send_state("looks")
 
-    def change(self, changes: Mapping[int, tuple[str, int] | None]) -> None:
+    def change(self, changes: Mapping[int, Sequence | None]) -> None:
         """Give each territory index in ``changes`` its new look (None: the free, plain one), in one
         message of only those territories; the kernel's ``looks`` follows unsent (the browser applies the
         message to its own copy). Until a page has drawn the widget, the whole state is sent instead."""

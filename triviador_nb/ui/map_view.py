@@ -335,7 +335,8 @@ class MapView:
         return names_layer_html(self._shown_names, offsets)
 
     def _shapes_layer_html(self) -> str:
-        """Every territory's shape, in pixels from the map's north-west corner at the map's zoom."""
+        """Every territory's shape, in pixels from the map's north-west corner at the zoom the shapes are
+        made at (``looks.scale`` scales them to the map's)."""
         (_south, west), (north, _east) = self.game_map.bounds
         x0, y0 = pixel_xy(north, west, self._shapes_zoom)
         return shapes_svg(pixel_areas(self.game_map, self._shapes_zoom), self.game_map.board.territories, x0, y0,
@@ -521,7 +522,7 @@ class MapView:
         """:meth:`show` on a map of more than :data:`BOARD_LAYER_LIMIT` territories: the looks that changed
         in one message of :class:`.BoardLooks`; a label's Marker made when it first shows something."""
         drawn = self._drawn
-        looks: dict[int, tuple[str, int] | None] = {}
+        looks: dict[int, list | None] = {}
         new_labels: dict[int, list[Marker]] = {}
         for tid, index in self._index.items():
             colour = owners[tid]
@@ -532,9 +533,10 @@ class MapView:
             if old == state:
                 continue
             drawn[tid] = state
-            if old is None or old[:2] != state[:2]:
-                if old is not None or state[:2] != (FREE, 0):
-                    looks[index] = None if state[:2] == (FREE, 0) else state[:2]
+            if old is None or old[:2] != state[:2]:  # compared with what the browser has (a free look: none)
+                look = None if state[:2] == (FREE, 0) else list(state[:2])
+                if self.looks.looks.get(str(index)) != look:
+                    looks[index] = look
             marker = self.labels.get(tid)
             if marker is None:
                 if not values[tid] and towers[tid] is None:  # nothing to show: no marker yet
