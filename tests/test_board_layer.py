@@ -182,3 +182,19 @@ def test_a_small_map_keeps_a_polygon_and_a_label_per_territory(tmp_path):
               {t: None for t in view.polygons}, 3, choosable=["R0C0"])
     assert view.polygons["R0C1"].fill_color == SEAT_COLOURS["red"] and view.look("R0C0")[1] == OUTLINES[1]
     view.close()
+
+
+def test_the_lookup_finds_a_territory_in_another_s_hole_and_in_any_part_of_a_multipolygon():
+    from triviador_nb.ui.territory_lookup import TerritoryLookup
+
+    ring = {"type": "Polygon", "coordinates": [[[0, 0], [4, 0], [4, 4], [0, 4], [0, 0]],
+                                               [[1, 1], [3, 1], [3, 3], [1, 3], [1, 1]]]}
+    island = {"type": "Polygon", "coordinates": [[[1, 1], [3, 1], [3, 3], [1, 3], [1, 1]]]}
+    parts = {"type": "MultiPolygon", "coordinates": [[[[5, 0], [6, 0], [6, 1], [5, 1], [5, 0]]],
+                                                     [[[8, 8], [9, 8], [9, 9], [8, 9], [8, 8]]]]}
+    lookup = TerritoryLookup({"RING": ring, "ISLAND": island, "PARTS": parts})
+    assert lookup.at(2, 2) == "ISLAND"  # (lat, lon): in the ring's hole
+    assert lookup.at(0.5, 2) == "RING" and lookup.at(3.5, 3.5) == "RING"
+    assert lookup.at(8.5, 8.5) == "PARTS" and lookup.at(0.5, 5.5) == "PARTS"
+    assert lookup.at(7, 7) is None and lookup.at(0.5, 4.5) is None  # between the parts, beside the ring
+    assert lookup.at(2, 1) == "RING"  # on the border the two share: the first in the map's order
