@@ -17,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -399,6 +400,30 @@ def test_a_room_s_countdown_ticks_after_resume_on_the_student_s_page_and_the_pro
                                 "End game": False, "Save report": True, "Play again": True}, report.after_end
 
 
+@contextmanager
+def voila_page(server_url: str, name: str, notebook: dict, ready: str):
+    """A page of ``notebook`` (written as ``name``.ipynb beside the screenshots) in Voila, once ``ready``
+    (a CSS selector) shows and the board had 3 s to fit to its size; a screenshot ``name``.png at the end."""
+    import json
+
+    from playwright.sync_api import sync_playwright
+
+    path = OUT / f"{name}.ipynb"
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium_path())
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(f"{server_url}/voila/render/{path.relative_to(REPO).as_posix()}", timeout=120_000)
+            page.locator(ready).first.wait_for(timeout=120_000)
+            page.wait_for_timeout(3000)  # the board fitted to its size, its layers drawn again at that zoom
+            yield page
+            page.screenshot(path=str(OUT / f"{name}.png"))
+            browser.close()
+    finally:
+        path.unlink()
+
+
 NAME_LAYER_NOTEBOOK = {
     "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": [
         "import json\n",
@@ -431,24 +456,81 @@ def test_a_big_map_s_names_as_one_layer_stand_under_their_territory_s_label_poin
     """Issue 29 item 5: above NAME_LAYER_LIMIT the names are one icon placed in pixels from the map's
     corner; in the browser each stands centred just under its territory's value label (the label
     point, placed by Leaflet) and lets clicks through to the territory's shape."""
-    import json
-
-    from playwright.sync_api import sync_playwright
-
-    notebook = OUT / "name-layer.ipynb"
-    notebook.write_text(json.dumps(NAME_LAYER_NOTEBOOK), encoding="utf-8")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path())
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.goto(f"{server_url}/voila/render/{notebook.relative_to(REPO).as_posix()}", timeout=120_000)
-        page.locator(".tnb-names-layer .tnb-name").first.wait_for(timeout=120_000)
-        page.wait_for_timeout(3000)  # the board fitted to its size, the names placed again at that zoom
+    with voila_page(server_url, "name-layer", NAME_LAYER_NOTEBOOK, ".tnb-names-layer .tnb-name") as page:
         places = page.evaluate(NAME_PLACES)
-        page.screenshot(path=str(OUT / "name-layer.png"))
-        browser.close()
-    notebook.unlink()
     assert len(places) == 19 and all(p["name"] is not None for p in places), places
     off = [(p["t"], round(p["name"]["x"] - p["x"], 1), round(p["name"]["top"] - p["y"], 1)) for p in places
            if abs(p["name"]["x"] - p["x"]) > 1.5 or not 0 <= p["name"]["top"] - p["y"] <= 2.5]
     assert off == [], off  # (territory, x off, y off) in px
     assert {p["name"]["events"] for p in places} == {"none"}
+
+
+
+BOARD_LAYER_NOTEBOOK = {
+    "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": [
+        "import json\n",
+        "import ipywidgets as w\n",
+        "from IPython.display import HTML, display\n",
+        "from triviador_nb.maps import load_builtin_map\n",
+        "from triviador_nb.ui import map_view\n",
+        "map_view.NAME_LAYER_LIMIT = map_view.BOARD_LAYER_LIMIT = 5  # Hungary drawn as a big map is\n",
+        "view = map_view.MapView(load_builtin_map('hungary'))\n",
+        "ids = view.game_map.board.territories\n",
+        "owners, values, towers = {t: None for t in ids}, {t: 0 for t in ids}, {t: None for t in ids}\n",
+        "owners[ids[0]] = '#CC3311'\n",
+        "view.show(owners, values, towers, 3, choosable=[ids[1]])\n",
+        "out = w.HTML('<pre id=\"tnb-clicked\"></pre>')\n",
+        "def clicked(t):\n",
+        "    owners[t], values[t] = '#0077BB', 200\n",
+        "    view.show(owners, values, towers, 3)\n",
+        "    out.value = f'<pre id=\"tnb-clicked\">{t}</pre><pre id=\"tnb-ready\">{view.looks._ready}</pre>'\n",
+        "view.on_territory_click(clicked)\n",
+        "display(HTML('<pre id=\"tnb-order\">' + json.dumps(list(ids)) + '</pre>'))\n",
+        "display(view.widget, out)\n"]}],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4, "nbformat_minor": 5}
+
+PATH_LOOKS = """(order) => Object.fromEntries(order.map((t, i) => {
+  const style = getComputedStyle(document.querySelector(`.tnb-map .tnb-shapes path.t${i}`));
+  return [t, {fill: style.fill, stroke: style.stroke, width: style.strokeWidth, dash: style.strokeDasharray,
+              events: style.pointerEvents}];
+}))"""
+
+
+def test_a_big_map_s_shapes_as_one_layer_take_their_looks_and_a_click_chooses_the_territory_under_it(server_url):
+    """Issue 25 / issue 29 item 5: above BOARD_LAYER_LIMIT the shapes are one SVG; in the browser each
+    territory's path takes its look from the BoardLooks widget (owner's fill, choosable outline), a click
+    at a territory's label point (through the names and the SVG) reaches the kernel as that territory, and
+    the look the kernel then sends (a small message) recolours that path."""
+    import json
+
+    with voila_page(server_url, "board-layer", BOARD_LAYER_NOTEBOOK, ".tnb-map .tnb-shapes path") as page:
+        order = json.loads(page.locator("#tnb-order").text_content())
+        before = page.evaluate(PATH_LOOKS, order)
+        # scaled to the map's zoom inside the SVG, where non-scaling-stroke keeps outlines 1 px (a scale of the
+        # <svg> itself thinned them to a quarter pixel)
+        scaled = page.evaluate("""() => { const g = document.querySelector('.tnb-map .tnb-shapes > g');
+          return [getComputedStyle(g).transform, getComputedStyle(g.parentElement).transform,
+                  getComputedStyle(g.firstElementChild).vectorEffect]; }""")
+        chosen, outside = [], []
+        for t in (order[2], order[9], order[18]):
+            box = page.locator(f'.tnb-names-layer .tnb-name[data-territory="{t}"]').bounding_box()
+            x, y = box["x"] + box["width"] / 2, box["y"] - 1  # the label point, above its name
+            shape = page.locator(f".tnb-map .tnb-shapes path.t{order.index(t)}").bounding_box()
+            if not (shape["x"] <= x <= shape["x"] + shape["width"] and shape["y"] <= y <= shape["y"] + shape["height"]):
+                outside.append((t, x, y, shape))  # the SVG is drawn where Leaflet puts the names
+            page.mouse.click(x, y)
+            page.wait_for_function(f"() => document.querySelector('#tnb-clicked')?.textContent === '{t}'",
+                                   timeout=30_000)
+            chosen.append(page.locator("#tnb-clicked").text_content())
+        page.wait_for_timeout(500)
+        after = page.evaluate(PATH_LOOKS, order)
+        ready = page.locator("#tnb-ready").text_content()  # the page told the kernel it takes small messages
+    free = before[order[3]]["fill"]
+    assert before[order[0]]["fill"] == "rgb(204, 51, 17)" and free != before[order[0]]["fill"], before
+    assert before[order[1]]["width"] == "4px" and before[order[0]]["width"] == "1px", before
+    assert {look["events"] for look in before.values()} == {"none"}
+    assert scaled[0].startswith("matrix(") and scaled[1:] == ["none", "non-scaling-stroke"], scaled
+    assert chosen == [order[2], order[9], order[18]] and outside == [], outside
+    assert ready == "True"
+    assert [after[t]["fill"] for t in chosen] == ["rgb(0, 119, 187)"] * 3 and after[order[3]]["fill"] == free

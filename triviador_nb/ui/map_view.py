@@ -1,5 +1,7 @@
 """The board on an ipyleaflet map: one Polygon and one label Marker per territory, and its name
 (one Marker each, or on a map of more than :data:`NAME_LAYER_LIMIT` territories one Marker for all).
+On a map of more than :data:`BOARD_LAYER_LIMIT` territories the shapes are one layer too, and a label
+Marker is made only once its label shows something (see :data:`BOARD_LAYER_LIMIT`).
 
 Measured on ipyleaflet 0.20: changing ``fill_color`` of one ``Polygon`` sends about
 70 bytes, while restyling a single ``GeoJSON`` layer re-sends every polygon.
@@ -32,15 +34,17 @@ import ipywidgets as w
 import numpy as np
 import shapely
 import shapely.geometry
-from ipyleaflet import DivIcon, Map, Marker, Polygon
+from ipyleaflet import DivIcon, LayerGroup, Map, Marker, Polygon
 
 from ..i18n import MAP, TERRITORY, _, current_language, ngettext, pgettext, speaking
 from ..maps import GameMap
+from .board_layer import BoardLooks, shapes_svg
 from .browser_input import BrowserInput
 from .cells import close_widgets
 from .label_layout import AREA_LIMIT, Placement, place_names, wrapped_lines
 from .palette import BORDER, FREE, HIGHLIGHT
 from .styles import MAP_CSS
+from .territory_lookup import TerritoryLookup
 
 # The game map's height: as tall as fits beside JupyterLab's menus and the
 # game's title: 420 px on a 720 px projector, 600 px at 900, and the window's
@@ -59,6 +63,16 @@ LAYOUT_LIMIT = 1000  # up to this many, names are laid out when the board is fit
 # in pixels from the map's corner at the fitted zoom (the board neither pans nor zooms); a click on a name
 # passes to the shape under it, which on such a map is the name's own territory (names are not moved there).
 NAME_LAYER_LIMIT = 1000
+# Above this many territories the shapes are one layer as well (issue 25, issue 29 item 5: 2,328 Polygons and
+# 2,328 label Markers sent 4,677 messages, 5.34 MiB): one SVG in one marker at the map's north-west corner, in
+# pixels at a fixed zoom, scaled by CSS to the map's (a refit sends one number: board_layer.py); a look
+# changes through a small widget's message (BoardLooks), and a click on the map is turned into the territory
+# under it (territory_lookup.py). A label (castle, value) gets its Marker only once it shows something, in one
+# of LABEL_GROUPS groups, so that adding one re-sends a short list of layers, not the map's whole list.
+BOARD_LAYER_LIMIT = 1000
+LABEL_GROUPS = 48
+SHAPES_ZOOM_AHEAD = 2
+OUTLINES = ((BORDER, 1, ""), (HIGHLIGHT, 4, ""), (HIGHLIGHT, 5, "8 6"))  # plain, choosable, contested
 
 
 def _ring(ring: list) -> list[tuple[float, float]]:
@@ -211,8 +225,12 @@ class MapView:
             box whose width the map's name labels are sized to.
         map: the ``ipyleaflet.Map``.
         aspect: the map's width over its height (:func:`view_aspect`).
-        polygons: territory id -> its ``Polygon``.
-        labels: territory id -> its value/castle label ``Marker`` (changes).
+        polygons: territory id -> its ``Polygon``; empty on a map of more than :data:`BOARD_LAYER_LIMIT`
+            territories, whose shapes are the one marker ``shapes_layer`` styled by ``looks``.
+        labels: territory id -> its value/castle label ``Marker`` (changes); on a map of more than
+            :data:`BOARD_LAYER_LIMIT` territories only those whose label has shown something.
+        shapes_layer: that marker, or None.
+        looks: the :class:`.BoardLooks` of that map's territories, or None.
         names: territory id -> its name label ``Marker`` (fixed); empty on a map of more than
             :data:`NAME_LAYER_LIMIT` territories, whose names are the one marker ``name_layer``.
         name_layer: that marker, or None.
@@ -246,7 +264,16 @@ class MapView:
                               "the Territory box beside the map, then press Enter.",
                               len(game_map.board)).format(map=pgettext(MAP, game_map.title), n=len(game_map.board))
         self.spoken = w.HTML(f'<div class="tnb-sr-only">{escape(spoken)}</div>')
-        self.widget = w.VBox([w.HTML(MAP_CSS), self.spoken, self.map, *credit, BrowserInput()],
+        board = len(game_map.board) > BOARD_LAYER_LIMIT
+        # the shapes' SVG is made once, at a zoom a little past the first (0.1 px there is 0.025 px at the
+        # first zoom), and scaled by CSS to the map's zoom
+        self._shapes_zoom = self.map.zoom + SHAPES_ZOOM_AHEAD
+        self.looks = BoardLooks(scope=f"tnb-b{self.map.model_id}", outlines=[list(o) for o in OUTLINES],
+                                scale=2 ** -SHAPES_ZOOM_AHEAD) if board else None
+        if self.looks is not None:
+            self.map.add_class(self.looks.scope)
+        self.widget = w.VBox([w.HTML(MAP_CSS), self.spoken, self.map, *credit, BrowserInput(),
+                              *([self.looks] if self.looks is not None else [])],
                              layout={**box, "flex": "0 0 auto"})
         self.widget.add_class("tnb-board")
         self._fitted_size: tuple[float, float] | None = None
@@ -264,16 +291,28 @@ class MapView:
         self.name_layer = Marker(location=(north, west), draggable=False, keyboard=False,
                                  icon=DivIcon(html=self._names_layer_html(), icon_size=ZERO, icon_anchor=ZERO)) \
             if big else None
+        self._index = {tid: index for index, tid in enumerate(game_map.board.territories)}
+        self._label_groups: dict[int, LayerGroup] = {}
+        self.shapes_layer: Marker | None = None
+        self._lookup: TerritoryLookup | None = None
+        if board:
+            # under every other marker (markers stack by latitude, and a refitted icon is put in again last)
+            self.shapes_layer = Marker(location=(north, west), draggable=False, keyboard=False,
+                                       z_index_offset=-1_000_000,
+                                       icon=DivIcon(html=self._shapes_layer_html(), icon_size=ZERO, icon_anchor=ZERO))
+            self._lookup = TerritoryLookup({t: game_map.features[t]["geometry"] for t in game_map.board.territories})
+            self.map.on_interaction(self._map_clicked)
         for tid in game_map.board.territories:
-            polygon = Polygon(locations=leaflet_locations(game_map.features[tid]["geometry"]),
-                              color=BORDER, weight=1, opacity=1.0, fill_color=FREE, fill_opacity=0.9,
-                              dash_array="", name=tid)
-            polygon.on_click(self._click_callback(tid))
-            self.polygons[tid] = polygon
-            self.labels[tid] = self._marker(tid, self._icon(label_html(None, None, 0, FREE)))
-            # a click on a territory's name or castle is a click on the territory, wherever the name lies
-            # (its middle can be over a neighbour or the sea): students click names (issue 24)
-            self.labels[tid].on_click(self._click_callback(tid))
+            if not board:
+                polygon = Polygon(locations=leaflet_locations(game_map.features[tid]["geometry"]),
+                                  color=BORDER, weight=1, opacity=1.0, fill_color=FREE, fill_opacity=0.9,
+                                  dash_array="", name=tid)
+                polygon.on_click(self._click_callback(tid))
+                self.polygons[tid] = polygon
+                self.labels[tid] = self._marker(tid, self._icon(label_html(None, None, 0, FREE)))
+                # a click on a territory's name or castle is a click on the territory, wherever the name lies
+                # (its middle can be over a neighbour or the sea): students click names (issue 24)
+                self.labels[tid].on_click(self._click_callback(tid))
             if not big:
                 self.names[tid] = self._marker(tid, DivIcon(html=name_html(tid, self._shown_names[tid]),
                                                             icon_size=ZERO, icon_anchor=ZERO))
@@ -281,7 +320,8 @@ class MapView:
         # all layers in one change: Map.add re-sends the whole layer list each time (quadratic: 40 MB for
         # 434 territories); the order is the same, polygons under the labels and names
         names = (self.name_layer,) if self.name_layer is not None else tuple(self.names.values())
-        self.map.layers = (*self.map.layers, *self.polygons.values(), *self.labels.values(), *names)
+        shapes = (self.shapes_layer,) if self.shapes_layer is not None else tuple(self.polygons.values())
+        self.map.layers = (*self.map.layers, *shapes, *self.labels.values(), *names)
 
     def _names_layer_html(self) -> str:
         """Every name, in pixels from the map's north-west corner at the map's zoom."""
@@ -293,6 +333,14 @@ class MapView:
             x, y = pixel_xy(lat, lon, zoom)
             offsets[tid] = (x - x0, y - y0)
         return names_layer_html(self._shown_names, offsets)
+
+    def _shapes_layer_html(self) -> str:
+        """Every territory's shape, in pixels from the map's north-west corner at the zoom the shapes are
+        made at (``looks.scale`` scales them to the map's)."""
+        (_south, west), (north, _east) = self.game_map.bounds
+        x0, y0 = pixel_xy(north, west, self._shapes_zoom)
+        return shapes_svg(pixel_areas(self.game_map, self._shapes_zoom), self.game_map.board.territories, x0, y0,
+                          FREE, BORDER)
 
     def _fit(self, _change: object = None) -> None:
         """Frame the whole map whenever the browser reports a new map size
@@ -309,13 +357,15 @@ class MapView:
             if old.html != html:
                 self.name_layer.icon = DivIcon(html=html, icon_size=ZERO, icon_anchor=ZERO)
                 old.close()
+        if self.looks is not None:  # the shapes, made at another zoom, scaled to this one (one number sent)
+            self.looks.scale = 2 ** (self.map.zoom - self._shapes_zoom)
         self._place_names()
 
     def _place_names(self) -> None:
         """Move names off each other and off the castles for the fitted map
         size (:mod:`.label_layout`); only names whose place changed are sent.
         Not on maps of more than :data:`LAYOUT_LIMIT` territories."""
-        if self._fitted_size is None or len(self.polygons) > LAYOUT_LIMIT or not self.names:
+        if self._fitted_size is None or len(self._index) > LAYOUT_LIMIT or not self.names:
             return
         points = {t: pixel_xy(lat, lon, self.map.zoom) for t, (lat, lon) in self.game_map.labels.items()}
         names = self._shown_names
@@ -329,7 +379,7 @@ class MapView:
 
     def close(self) -> None:
         """Close every widget of the map, the label icons kept for later included."""
-        close_widgets(self.widget, list(self._icons.values()))
+        close_widgets(self.widget, list(self._icons.values()), list(self.labels.values()))
 
     def on_territory_click(self, handler: Callable[[str], None]) -> None:
         """Call ``handler(territory_id)`` when a territory is clicked: on its
@@ -343,10 +393,34 @@ class MapView:
         Raises:
             ValueError: ``territory`` is not on this map.
         """
-        if territory not in self.polygons:
+        if territory not in self._index:
             raise ValueError(f"there is no territory {territory!r} on this map")
+        if self.shapes_layer is not None:  # no shape of its own: the map's click at the label point
+            self.map._handle_leaflet_event(None, {"event": "interaction", "type": "click", "coordinates": list(
+                self.game_map.labels[territory])}, [])
+            return
         self.polygons[territory]._handle_mouse_events(None, {"type": "click", "coordinates": list(
             self.game_map.labels[territory])}, [])
+
+    def look(self, territory: str) -> tuple[str, tuple[str, int, str]]:
+        """``(fill colour, (outline colour, width px, dashes))`` of ``territory`` as sent to the browser
+        (its ``Polygon``'s traits, or on a big map its :class:`.BoardLooks` state); dashes "" for none."""
+        if self.looks is None:
+            polygon = self.polygons[territory]
+            return polygon.fill_color, (polygon.color, polygon.weight, polygon.dash_array)
+        fill, kind = self.looks.looks.get(str(self._index[territory]), (FREE, 0))
+        return fill, OUTLINES[kind]
+
+    def _map_clicked(self, **event: object) -> None:
+        """A click on a big map's board (its shapes let clicks through): the territory under it, if any."""
+        coordinates = event.get("coordinates")
+        if event.get("type") != "click" or self._lookup is None or not isinstance(coordinates, (list, tuple)) \
+                or len(coordinates) != 2:
+            return
+        territory = self._lookup.at(float(coordinates[0]), float(coordinates[1]))
+        if territory is not None:
+            for handler in self._click_handlers:
+                handler(territory)
 
     def _click_callback(self, territory: str) -> Callable[..., None]:
         def callback(**event: object) -> None:
@@ -409,9 +483,12 @@ class MapView:
         bases = frozenset(t for t, standing in towers.items() if standing is not None)
         if bases != self._bases:
             self._bases = bases
-            if len(self.polygons) <= RELAYOUT_LIMIT:
+            if len(self._index) <= RELAYOUT_LIMIT:
                 self._place_names()
         marks = marks or {}
+        if self.looks is not None:
+            self._show_board(owners, values, towers, total_towers, choosable, contested, marks)
+            return
         drawn = self._drawn
         plain = (BORDER, 1, "")
         for tid, polygon in self.polygons.items():
@@ -430,9 +507,57 @@ class MapView:
                 with polygon.hold_sync():  # what changed in one message, not one per property
                     polygon.fill_color = state[0]
                     polygon.color, polygon.weight, polygon.dash_array = outline
-            icon = self._icons_by_state.get(state[2])
-            if icon is None:  # the label's HTML (and its words) made once per state, not per territory and render
-                with speaking(self.language):  # only then: finding the language's catalogue costs ~5 ms
-                    icon = self._icons_by_state[state[2]] = self._icon(label_html(*state[2]))
+            icon = self._label_icon(state[2])
             if self.labels[tid].icon is not icon:
                 self.labels[tid].icon = icon
+
+    def _label_icon(self, label: tuple) -> DivIcon:
+        icon = self._icons_by_state.get(label)
+        if icon is None:  # the label's HTML (and its words) made once per state, not per territory and render
+            with speaking(self.language):  # only then: finding the language's catalogue costs ~5 ms
+                icon = self._icons_by_state[label] = self._icon(label_html(*label))
+        return icon
+
+    def _show_board(self, owners: Mapping[str, str | None], values: Mapping[str, int],
+                    towers: Mapping[str, int | None], total_towers: int, choosable: set[str], contested: str | None,
+                    marks: Mapping[str, str]) -> None:
+        """:meth:`show` on a map of more than :data:`BOARD_LAYER_LIMIT` territories: the looks that changed
+        in one message of :class:`.BoardLooks`; a label's Marker made when it first shows something."""
+        drawn = self._drawn
+        looks: dict[int, list | None] = {}
+        new_labels: dict[int, list[Marker]] = {}
+        for tid, index in self._index.items():
+            colour = owners[tid]
+            kind = 2 if tid == contested else 1 if tid in choosable else 0
+            label = (values[tid], towers[tid], total_towers, colour or "#bbbbbb", marks.get(tid, ""))
+            state = (colour or FREE, kind, label)
+            old = drawn.get(tid)
+            if old == state:
+                continue
+            drawn[tid] = state
+            if old is None or old[:2] != state[:2]:  # compared with what the browser has (a free look: none)
+                look = None if state[:2] == (FREE, 0) else list(state[:2])
+                if self.looks.looks.get(str(index)) != look:
+                    looks[index] = look
+            marker = self.labels.get(tid)
+            if marker is None:
+                if not values[tid] and towers[tid] is None:  # nothing to show: no marker yet
+                    continue
+                marker = self.labels[tid] = self._marker(tid, self._label_icon(label))
+                marker.on_click(self._click_callback(tid))
+                new_labels.setdefault(index % LABEL_GROUPS, []).append(marker)
+            elif marker.icon is not (icon := self._label_icon(label)):
+                marker.icon = icon
+        self.looks.change(looks)
+        new_groups = []
+        for group_index, markers in sorted(new_labels.items()):
+            group = self._label_groups.get(group_index)
+            if group is None:
+                group = self._label_groups[group_index] = LayerGroup(layers=tuple(markers))
+                new_groups.append(group)
+            else:
+                group.layers = (*group.layers, *markers)
+        if new_groups:  # under the names, as every label is on a small map
+            names = (self.name_layer,) if self.name_layer is not None else ()
+            kept = tuple(layer for layer in self.map.layers if layer is not self.name_layer)
+            self.map.layers = (*kept, *new_groups, *names)

@@ -30,6 +30,8 @@ MAP_CSS = f"""
   border: 0.14em solid; border-radius: 0.3em; background: #fff; font-size: 0.8em; line-height: 1.05em; }}
 .tnb-map .tnb-name {{ top: 1px; white-space: nowrap; font-size: calc(var(--tnb-scale, 1) * {name_font_css()});
   line-height: 1.0; }}  /* --tnb-scale: a name the layout made smaller (label_layout.Placement.scale) */
+.tnb-map .tnb-shapes path {{ vector-effect: non-scaling-stroke; }}  /* a big map's shapes, scaled to the
+  map's zoom (board_layer.BoardLooks.scale): outlines 1 px (4 px choosable) whatever the scale */
 .tnb-map .tnb-names-layer .tnb-name {{ pointer-events: none; }}  /* one layer of names (a big map): a click
   on a name reaches the territory's shape under it (map_view.NAME_LAYER_LIMIT) */
 </style>

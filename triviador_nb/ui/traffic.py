@@ -21,10 +21,13 @@ class WidgetTraffic:
     Attributes:
         messages: ``(msg_type, bytes)`` per message, in order.
         comm_ids: the id of the widget (comm) that sent each message, in the same order.
+        models: the model each message's state names (``_model_name``, e.g. "LeafletMarkerModel": a
+            widget opened), or "" for a message naming none, in the same order.
     """
 
     messages: list[tuple[str, int]] = field(default_factory=list)
     comm_ids: list[str] = field(default_factory=list)
+    models: list[str] = field(default_factory=list)
 
     def __enter__(self) -> "WidgetTraffic":
         self._original = comm.DummyComm.publish_msg
@@ -36,6 +39,8 @@ class WidgetTraffic:
             size += sum(len(memoryview(b).cast("B")) for b in (buffers or ()))
             traffic.messages.append((msg_type, size))
             traffic.comm_ids.append(self_comm.comm_id)
+            state = data.get("state") if isinstance(data, dict) else None
+            traffic.models.append(str(state.get("_model_name", "")) if isinstance(state, dict) else "")
 
         comm.DummyComm.publish_msg = publish_msg
         return self
