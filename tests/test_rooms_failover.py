@@ -167,7 +167,8 @@ def test_the_owner_killed_mid_question_the_game_goes_on_with_the_time_left(redis
             # most the limit less what had run, and those sent while the room waited show exactly that.
             def resumed():
                 v = cleo.client.view
-                return v is not None and v.state_id == sid and not v.paused and not cleo.client.held
+                return (v is not None and v.state_id == sid and not v.paused and not cleo.client.held
+                        and not v.get_ready_s and v.prompt.kind == "answer")  # after the get-ready
             assert wait_until(resumed, timeout=BACK_S)
             assert cleo.play() == "accepted"
             for p in players:
