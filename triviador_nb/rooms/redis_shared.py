@@ -267,6 +267,7 @@ class RedisShared:
             for key in lost:
                 code = key.rsplit(":", 1)[1]
                 self._ready = deque(c for c in self._ready if c != code)
+                self._followed.pop(code, None)
                 if code in self._leased:
                     self._leased.discard(code)
                     self._trouble(f"the lease of room {codes.shown(code)} lapsed (this process was too slow, or "
@@ -458,10 +459,11 @@ class RedisShared:
     @staticmethod
     def _clock_text(room: Any) -> str | None:
         table = room.table
-        if table is None:
+        if table is None or not table.started:  # (a room being taken over: the clock it was given stands)
             return None
         # (a hold of the host's own while a room taken over waits for its players is not the teacher's)
-        return json.dumps({"point": table.clock_point(), "held": bool(table.held) and not getattr(room, "returning", False)})
+        held = bool(table.held) and not getattr(room, "returning", False)
+        return json.dumps({"point": table.clock_point(), "held": held})
 
     async def _clock_forever(self) -> None:
         """Every :data:`CLOCK_EVERY_S`, write the clock of each room this process plays whose clock moved."""
