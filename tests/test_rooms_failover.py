@@ -38,6 +38,7 @@ class Player:
     def __init__(self, code: str, name: str, address: str):
         self.client = RoomClient(code, name, address=address)
         self.accepted: list[str] = []
+        self.unsure: list[str] = []  # moves whose ack never came (a machine too busy to answer in 5 s)
         self.views: list = []  # every view received, with whether it came after the failover
         self.after_kill = False
         self.client.on_change(self._changed)
@@ -56,6 +57,8 @@ class Player:
         ack = self.client.submit(move, view.state_id)
         if ack.accepted:
             self.accepted.append(str(move))
+        elif ack.code in ("no_answer", "no_connection"):
+            self.unsure.append(str(move))
         return ack.status
 
 
@@ -77,6 +80,24 @@ def moves_in(record: list[str], seat: int) -> list[str]:
         if match and int(match.group(2)) == seat + 1 and " none" not in line:
             found.append(re.sub(r" \d+ms$", "", line))
     return found
+
+
+def same_moves(recorded: list[str], accepted: list[str], unsure: list[str]) -> bool:
+    """The record holds every accepted move once, in order, and besides them at most the moves whose
+    ack never came (each at most once): with no such move, exactly the accepted ones."""
+    if not unsure:
+        return recorded == accepted
+    extra = list(unsure)
+    rest = iter(accepted)
+    expected = next(rest, None)
+    for move in recorded:
+        if move == expected:
+            expected = next(rest, None)
+        elif move in extra:
+            extra.remove(move)
+        else:
+            return False
+    return expected is None
 
 
 def test_the_owner_killed_mid_question_the_game_goes_on_with_the_time_left(redis_url, tmp_path):
@@ -185,8 +206,8 @@ def test_the_owner_killed_mid_question_the_game_goes_on_with_the_time_left(redis
             record = read_record([f["line"] for _i, f in r.xrange(f"triviador:record:{clean}")], code)
             game = record.games[-1]["record"]
             assert game[:len(stood.games[-1]["record"])] == stood.games[-1]["record"]  # the record as it stood
-            for seat, player in enumerate(players):
-                assert moves_in(game, seat) == player.accepted, player.client.name  # move for move, none twice
+            for seat, player in enumerate(players):  # move for move, none twice
+                assert same_moves(moves_in(game, seat), player.accepted, player.unsure), player.client.name
             cleo_ms = int(re.search(r"^answer p3 \S+ (\d+)ms$", "\n".join(game[len(stood.games[-1]["record"]):]),
                                     re.M).group(1))
             assert cleo_ms >= round(ran * 1000)  # timed on from where the clock stood, not from 0
