@@ -13,9 +13,11 @@ except in CI (``CI`` set), where a missing server fails: CI must run them.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,3 +121,31 @@ def redis_url(redis_server) -> str:
     """The URL of the module's Redis, emptied for this test."""
     redis_server.flush()
     return redis_server.url
+
+
+def start_host(url: str, tmp_path, rooms: int = 1, pace: float = 1.0) -> tuple[subprocess.Popen, int, list[str]]:
+    """A ``triviador-nb host --redis`` process (``--pace``): its port and its rooms' codes (bounded wait);
+    the teacher key it printed is its ``teacher_key``."""
+    env = {**os.environ, "TRIVIADOR_NB_HOME": str(tmp_path)}
+    process = subprocess.Popen([sys.executable, "-m", "triviador_nb", "host", "--redis", url, "--rooms", str(rooms),
+                                "--for", "600", "--start-after", "600", "--pace", str(pace)],
+                               stdout=subprocess.PIPE, text=True, env=env)
+    lines = []
+    for _ in range(2 + rooms):  # serving..., teacher: ..., a line per room (bounded: --for and the test's timeout)
+        lines.append(process.stdout.readline())
+    port = int(re.search(r"ws://127\.0\.0\.1:(\d+)", lines[0]).group(1))
+    found = [re.search(r'room (\S+): join\("\1", name="...", address="127\.0\.0\.1:(\d+)"\)', line) for line in lines[2:]]
+    assert all(m is not None and int(m.group(2)) == port for m in found), lines
+    process.teacher_key = re.search(r'key="([^"]+)"', lines[1]).group(1)  # (the service's: every process prints it)
+    return process, port, [m.group(1) for m in found]
+
+
+def stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+    process.stdout.close()

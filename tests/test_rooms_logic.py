@@ -290,3 +290,103 @@ def test_no_message_holds_a_correct_answer_or_another_seats_answer_before_the_re
                           intent={"kind": "guess", "value": 7} if asked.is_guess else {"kind": "choice", "option": 0})
                 checked += 1
     assert checked >= 5 and others_seen >= 3
+
+
+def a_question_for_three(wire):
+    """A room whose three students are asked a question (its timer running); the teacher, the room,
+    the students."""
+    teacher = wire.teacher()
+    code = fast_open(wire, teacher)
+    students = [wire.student(code, name) for name in ("Anna", "Ben", "Cleo")]
+    assert wire.op(teacher, "start", code)["status"] == "ok"
+    table = wire.rooms.rooms[code.replace("-", "")].table
+    play(wire, students, until=lambda: table.game.stage == "answer" and len(table.game.question.waiting_for) == 3
+         and not table.paused and not table.getting_ready)
+    return teacher, wire.rooms.rooms[code.replace("-", "")], students
+
+
+def taken_over(room, clock: dict):
+    """``room`` brought back by another host process (another :class:`Wire`) from its record, as
+    after its owner died (issue 23): the record's lines as Redis holds them, the clock as written."""
+    from room_helpers import Wire
+
+    from triviador_nb.banks import resolve_bank
+    from triviador_nb.classroom import rebuild_games
+    from triviador_nb.classroom.journal import game_lines, header_line
+    from triviador_nb.maps import resolve_map
+    from triviador_nb.rooms.redis_record import read_record
+
+    table = room.table
+    lines = [json.dumps(header_line(table.game, room.journal_setup()))]
+    lines += [json.dumps(line) for game in table.games for line in game_lines(game)]
+    contents = read_record(lines, room.code)
+    game_map, bank = resolve_map("hungary", players=3), resolve_bank("general_knowledge_en")
+    other = Wire()
+    other.clock.advance(1000.0)  # another process, another clock
+    again = other.rooms.take_over(contents.header["setup"], contents, game_map, bank,
+                                  rebuild_games(contents, game_map.board, bank), clock)
+    return other, again
+
+
+def test_a_room_taken_over_waits_for_its_players_then_gives_the_question_the_time_it_had_left(wire, get_ready):
+    """Issue 23 (failover): the process taking over a room whose owner died holds it until a member
+    of every seat is back, then a get-ready, then the question asked at the kill goes on with the
+    time it had left (the pause is not the students' fault); the answer given before is in, later
+    ones are timed on from there (D1); the teacher controls the room on its new process."""
+    _teacher, room, (anna, ben, cleo) = a_question_for_three(wire)
+    table = room.table
+    limit, sid = table.game.time_limit_s(), table.state_id
+    answer = {"kind": "guess", "value": 1000} if table.game.question.is_guess else {"kind": "choice", "option": 1}
+    wire.send(anna[1], type="intent", ref=1, state_id=sid, intent=answer)
+    assert anna[0].last("ack")["status"] == "accepted"
+    wire.clock.advance(4.0)
+    point = table.clock_point()
+    assert point[0] == sid and 4.0 <= point[2] < 4.1
+    other, again = taken_over(room, {"point": list(point), "held": False})
+    left = round(limit - point[2], 3)
+    assert again.table.held and again.returning and again.owner == KEY_OWNER
+    assert other.teacher()[0].last("rooms")["rooms"] == [room.code]
+
+    back = [other.student(room.code, name, token=key_of(peer)) for name, peer in
+            (("Anna", anna[0]), ("Ben", ben[0]))]
+    for peer, _conn in back:
+        view = peer.last("view")
+        assert view["held"] is True and view["view"]["time_left_s"] == left and view["view"]["state_id"] == sid
+    other.send(back[1][1], type="intent", ref=2, state_id=sid, intent=answer)
+    assert back[1][0].last("ack")["code"] == "held"  # not before everyone is back
+    cleo_back = other.student(room.code, "Cleo", token=key_of(cleo[0]))
+    assert not again.table.held and not again.returning  # every seat has its student back
+    view = cleo_back[0].last("view")["view"]
+    assert view["get_ready_s"] == get_ready and view["time_left_s"] == left
+    other.clock.advance(get_ready)
+    assert again.table.time_left() == pytest.approx(limit - point[2])
+    other.clock.advance(1.0)
+    other.send(back[1][1], type="intent", ref=3, state_id=sid, intent=answer)
+    assert back[1][0].last("ack")["ms"] == round((point[2] + 1.0) * 1000)
+    other.send(back[0][1], type="intent", ref=4, state_id=sid, intent=answer)
+    assert (back[0][0].last("ack")["status"], back[0][0].last("ack")["code"]) == ("duplicate", "already_answered")
+
+
+def test_a_room_taken_over_goes_on_without_a_student_who_never_comes_back_and_a_held_game_stays_held(wire, get_ready):
+    """The wait for the players is bounded (RETURN_WITHIN_S): a student who does not come back does
+    not stop the class. A game the teacher held before the owner died stays held until the teacher
+    releases it."""
+    from triviador_nb.rooms.rooms import RETURN_WITHIN_S
+
+    teacher, room, (anna, _ben, _cleo) = a_question_for_three(wire)
+    point = room.table.clock_point()
+    other, again = taken_over(room, {"point": list(point), "held": False})
+    other.student(room.code, "Anna", token=key_of(anna[0]))
+    other.clock.advance(RETURN_WITHIN_S - 0.1)
+    assert again.table.held
+    other.clock.advance(0.2)
+    assert not again.table.held and again.table.getting_ready
+
+    assert wire.op(teacher, "hold", room.code)["status"] == "ok"
+    other, again = taken_over(room, {"point": list(room.table.clock_point()), "held": True})
+    new_teacher = other.teacher()
+    other.student(room.code, "Anna", token=key_of(anna[0]))
+    other.clock.advance(RETURN_WITHIN_S + 1.0)
+    assert again.table.held and not again.returning
+    assert other.op(new_teacher, "release", room.code)["status"] == "ok"
+    assert not again.table.held

@@ -16,7 +16,7 @@ import time
 
 import pytest
 import redis
-from redis_helpers import free_port, redis_server, redis_url  # noqa: F401
+from redis_helpers import free_port, redis_server, redis_url, start_host, stop  # noqa: F401
 from room_helpers import RawClient, move_for, play_to_the_end, play_until, wait_until
 
 from triviador_nb.classroom import read_journal, rebuild_games
@@ -107,31 +107,6 @@ def test_the_record_is_written_to_a_stream_as_it_is_played_line_for_line_the_jou
             anna.close()
     finally:
         host.close()
-
-
-def start_host(url: str, tmp_path, rooms: int = 1) -> tuple[subprocess.Popen, int, list[str]]:
-    """A ``triviador-nb host --redis`` process: its port and its rooms' codes (bounded wait)."""
-    env = {**os.environ, "TRIVIADOR_NB_HOME": str(tmp_path)}
-    process = subprocess.Popen([sys.executable, "-m", "triviador_nb", "host", "--redis", url, "--rooms", str(rooms),
-                                "--for", "120", "--start-after", "600"], stdout=subprocess.PIPE, text=True, env=env)
-    lines = []
-    for _ in range(2 + rooms):  # serving..., teacher: ..., a line per room (bounded: --for and the test's timeout)
-        lines.append(process.stdout.readline())
-    port = int(re.search(r"ws://127\.0\.0\.1:(\d+)", lines[0]).group(1))
-    found = [re.search(r'room (\S+): join\("\1", name="...", address="127\.0\.0\.1:(\d+)"\)', line) for line in lines[2:]]
-    assert all(m is not None and int(m.group(2)) == port for m in found), lines
-    return process, port, [m.group(1) for m in found]
-
-
-def stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.terminate()
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=10)
-    process.stdout.close()
 
 
 def test_three_host_processes_share_codes_and_the_failed_join_limit(redis_url, tmp_path):
@@ -354,11 +329,7 @@ def test_the_owner_killed_mid_game_another_process_takes_the_room_over(redis_url
     finally:
         for client in clients:
             client.close()
-        if owner.poll() is None:
-            owner.kill()
-        owner.wait(timeout=10)
-        owner.stdout.close()
-        stop(first), stop(second)
+        stop(owner), stop(first), stop(second)
 
 
 def test_an_owner_that_lost_its_lease_lets_the_room_go_and_its_players_follow(redis_url, monkeypatch):

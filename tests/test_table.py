@@ -356,3 +356,45 @@ def test_a_loop_clock_takes_intents_from_another_thread():
         loop.call_soon_threadsafe(loop.stop)
         runner.join(timeout=5)
         loop.close()
+
+
+def test_a_table_taking_a_game_over_gives_the_open_question_the_time_it_had_left():
+    """Issue 23 (failover): the process that takes over a room whose owner died replays its record
+    and gives the open question back the time it had left (the pause is not the students' fault):
+    10 s for a guess question (D3), 4 s had run, so 6 s are left, after a get-ready; the answer
+    given before is in (a second one is a duplicate) and later answers are timed on from 4 s (D1)."""
+    clock = ManualClock()
+    game = Game(CONQUIZTADOR, grid_board(), synthetic_bank(), 4)
+    table = Table(game, {}, clock, get_ready_s=0)
+    table.start()
+    assert game.stage == "answer" and game.question.is_guess
+    clock.advance(2.5)
+    assert table.submit(0, GuessAnswer(0, 3)).ms == 2500
+    clock.advance(1.5)
+    point = table.clock_point()
+    assert point == (table.state_id, game.question.question.id, pytest.approx(4.0))
+
+    later = ManualClock()  # another process: another clock
+    later.advance(500.0)
+    again = Table(Game.from_dict(game.to_dict(), grid_board(), synthetic_bank()), {}, later, get_ready_s=3.0)
+    again.give_back(*point)
+    again.start()
+    assert again.state_id == table.state_id
+    assert again.view(1).time_left_s == 6.0 and again.view(1).get_ready_s == 3.0  # shown during the get-ready
+    assert again.clock_point() == point  # (written again as it stood, should this process die too)
+    later.advance(3.0)
+    assert again.time_left() == pytest.approx(6.0)
+    later.advance(1.0)
+    assert again.submit(1, GuessAnswer(1, 5)).ms == 5000
+    assert again.submit(0, GuessAnswer(0, 7)).status == "duplicate"
+    later.advance(4.999)
+    assert again.game.question is not None and 2 in again.game.question.waiting_for
+    later.advance(0.002)  # the question's 10 s are up: seat 3 gave no answer (D3)
+    assert GuessAnswer(2, None) in again.game.actions
+
+
+def test_give_back_refuses_a_time_that_is_not_one():
+    table, _clock = table_with()
+    for bad in (-1.0, float("inf"), float("nan"), True, "4"):
+        with pytest.raises(ValueError, match="elapsed_s is a finite number of seconds >= 0"):
+            table.give_back("1:1", "q", bad)

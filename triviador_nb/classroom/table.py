@@ -143,6 +143,9 @@ class Table:
             journal's), so "Play again" and reports count them.
         get_ready_s: seconds of "get ready" after Start and "Play again"
             before the first prompt (0: none; None: :data:`GET_READY_S`).
+        rewrites: the undos and corrections made in ``game`` already (a
+            record taken over: its ``record`` lines), so the state ids
+            intents quote go on as they were (:attr:`state_id`).
 
     Attributes:
         game: the game now; games: every game played at this table.
@@ -156,7 +159,7 @@ class Table:
 
     def __init__(self, game: Game, bots: Mapping[int, Bot], clock: Clock | None = None, pace: float = 1.0,
                  reveal_s: float = 3.0, think_s: float = 1.2, new_game: NewGame | None = None,
-                 earlier: Sequence[Game] = (), get_ready_s: float | None = None):
+                 earlier: Sequence[Game] = (), get_ready_s: float | None = None, rewrites: int = 0):
         self.game = game
         self.games = [*earlier, game]
         self.bots = dict(bots)
@@ -176,7 +179,7 @@ class Table:
         self._listeners: list[Callable[[list[Event]], None]] = []
         self._record_listeners: list[RecordListener] = []
         self._game_no = len(self.games)
-        self._rewrites = 0  # undos and corrections in this game (part of the state id)
+        self._rewrites = rewrites  # undos and corrections in this game (part of the state id)
         self._spent: dict[tuple[str, str], float] = {}  # (prompt, question) -> seconds it had run when left
         self._by_bots: set[tuple[tuple[str, str], int]] = set()  # (moment, seat): a bot answered the open question
 
@@ -224,11 +227,39 @@ class Table:
         return f"{self._game_no}{epoch}:{prompt_id(self.game)}"
 
     def time_left(self) -> float:
-        """Seconds left on the open prompt's timer (its full limit before Start)."""
+        """Seconds left on the open prompt's timer (its full limit before Start; before its timer
+        runs, the limit less the time it ran already: an undo, or a room taken over, :meth:`give_back`)."""
         with self._lock:
             if self._deadline is None or self._deadline_for != self.state_id:
-                return 0.0 if self.game.is_over else float(self.game.time_limit_s())
+                if self.game.is_over:
+                    return 0.0
+                return max(0.0, float(self.game.time_limit_s()) - self._spent.get(self._moment(), 0.0))
             return self._deadline.left(self.clock.now())
+
+    def clock_point(self) -> tuple[str, str, float] | None:
+        """Where the open prompt's timer stands: ``(moment, what, elapsed_s)`` (the game number and
+        prompt as the record places them, the question's id or the stage, and the seconds it has
+        run, held time left out), or None while no timer runs for it (before Start, a get-ready, a
+        result on screen, the game over) and none was given back to it (:meth:`give_back`). A host process writes it to Redis so that another one
+        taking the room over gives the prompt back the time it had left (issue 23)."""
+        with self._lock:
+            if not self.started or self.paused or self.game.is_over or self.stopped:
+                return None
+            moment, what = self._moment()
+            deadline = self._deadline
+            if deadline is not None and self._deadline_for == self.state_id and not self.getting_ready:
+                return moment, what, deadline.elapsed(self.clock.now())
+            spent = self._spent.get((moment, what))  # a prompt given back its time, its timer not running yet
+            return None if spent is None else (moment, what, spent)
+
+    def give_back(self, moment: str, what: str, elapsed_s: float) -> None:
+        """The prompt at ``moment`` asking ``what`` (:meth:`clock_point`) had run ``elapsed_s`` seconds
+        when this table took it over: its timer goes on from there, not from 0 (a room taken over from
+        a host process that died, issue 23; answers are timed on from there, D1)."""
+        if isinstance(elapsed_s, bool) or not isinstance(elapsed_s, (int, float)) or not 0 <= elapsed_s < math.inf:
+            raise ValueError(f"elapsed_s is a finite number of seconds >= 0, not {elapsed_s!r}")
+        with self._lock:
+            self._spent[(moment, what)] = float(elapsed_s)
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may see now (None: the projector), with the table's

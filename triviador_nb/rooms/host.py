@@ -43,7 +43,7 @@ from ..maps import GameMap, resolve_map
 from . import codes, people
 from .protocol import MAX_CLIENT_MESSAGE, MAX_TEACHER_MESSAGE
 from .guard import ConnectionGate
-from .redis_record import read_record
+from .redis_record import read_record, rewrites_in
 from .rooms import NAMES_PER_PERSON, LogEntry, Room, Rooms, new_teacher_key
 from .shared import LocalShared, Shared
 from .store import RoomStore
@@ -234,6 +234,8 @@ class RoomHost:
 
                 self.shared = RedisShared(redis, redis_prefix)
                 self._call(self.shared.start, timeout=CALL_TIMEOUT_S)
+                # one key for the service: a teacher's client proves it to whichever process it reaches
+                self.teacher_key = self._call(self.shared.teacher_key, self.teacher_key, timeout=CALL_TIMEOUT_S)
             self.port, self.host_part = self._call(self._bind, port, code_port, timeout=CALL_TIMEOUT_S)
         except BaseException:
             self._call_quietly(self._stop_shared)
@@ -442,15 +444,14 @@ class RoomHost:
     async def _take_over_lapsed(self) -> None:
         """Bring back, playing, every room whose owner stopped renewing its lease (its process died):
         from its record in Redis, with its code, seat keys and games as they stood (:mod:`.redis_shared`)."""
-        for code, lines in await self.shared.lapsed():
+        for code, lines, clock in await self.shared.lapsed():
             try:
                 contents = read_record(lines, code)
                 setup = contents.header["setup"]
                 game_map = resolve_map(setup["map"], players=find_rule_set(setup["rules"]).players)
                 bank = resolve_bank(setup["bank"])
                 games = rebuild_games(contents, game_map.board, bank)
-                self.logic.resume_room(setup, contents, None, game_map, bank, games, setup.get("language") or "en",
-                                       held=False)
+                self.logic.take_over(setup, contents, game_map, bank, games, clock, rewrites_in(lines))
                 self.logic._log(codes.shown(code), "host", "taken_over",
                                 "this host process took the room over: its owner stopped renewing its lease")
             except Exception as error:  # noqa: BLE001 - a room that cannot come back is left, said so
@@ -547,10 +548,10 @@ class RoomHost:
                     self.relay.forward(relayed, raw)
                     continue
                 if conn.joined is None and conn.teacher is None:
-                    owner = await self.relay.owner_of(raw) if self.relay is not None else None
+                    owner = await self.relay.owner_of(raw, identity) if self.relay is not None else None
                     if owner is not None:  # a room another process owns: its logic judges this connection
                         self.logic.disconnect(conn)
-                        relayed = self.relay.open(ws, owner, address, identity, raw)
+                        relayed = self.relay.open(ws, *owner, address, identity, raw)
                         continue
                     await self.shared.before(address)  # the join limits judge it: read them first
                 self.logic.receive(conn, raw)

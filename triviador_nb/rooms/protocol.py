@@ -326,18 +326,35 @@ def op(ref: int, command: str, room: str = "", args: dict | None = None) -> str:
                  args={k: v for k, v in (args or {}).items() if v is not None})
 
 
-def joined_room(text: str | bytes) -> str | None:
-    """The room a client's message joins (``join``, first or again), as sent; None for any other
-    message or one that is not JSON (the host's logic judges it). Cheap: a host reads it to find
-    which process owns the room (issue 23)."""
+def _peek(text: str | bytes, kind: str) -> dict | None:
+    """A client's message of type ``kind`` read cheaply before the host's logic judges it, or None."""
     if not isinstance(text, str) or len(text) > MAX_CLIENT_MESSAGE:
         return None
     try:
         data = json.loads(text, parse_constant=_no_constant)
     except (ValueError, RecursionError):
         return None
-    room = data.get("room") if isinstance(data, dict) and data.get("type") == "join" else None
+    return data if isinstance(data, dict) and data.get("type") == kind else None
+
+
+def joined_room(text: str | bytes) -> str | None:
+    """The room a client's message joins (``join``, first or again), as sent; None for any other
+    message or one that is not JSON (the host's logic judges it). Cheap: a host reads it to find
+    which process owns the room (issue 23)."""
+    data = _peek(text, "join")
+    room = data.get("room") if data is not None else None
     return room if isinstance(room, str) else None
+
+
+def teacher_by(text: str | bytes) -> str | None:
+    """How a client's ``teacher`` message proves who it is: ``"key"`` (the host's teacher key: a
+    ``nonce`` or, before version 3, the key itself), ``"hub"`` (its connection's JupyterHub identity);
+    None for any other message. Cheap, like :func:`joined_room`: a host reads it to find which
+    process owns the teacher's rooms (issue 23)."""
+    data = _peek(text, "teacher")
+    if data is None:
+        return None
+    return "key" if data.get("nonce") is not None or data.get("key") is not None else "hub"
 
 
 RELAY_KINDS = ("open", "text", "close")

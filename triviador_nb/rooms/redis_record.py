@@ -58,6 +58,13 @@ class StreamRecord:
         self._written = len(game.record)
 
 
+def rewrites_in(lines: list[str]) -> int:
+    """The undos and corrections in the last game of a room's stream (its ``record`` lines after
+    its last ``game`` line): the table taking the room over counts its state ids on from them."""
+    start = max((i for i, line in enumerate(lines) if line.startswith('{"game"')), default=0)
+    return sum(1 for line in lines[start:] if line.startswith('{"record"'))
+
+
 def read_record(lines: list[str], code: str) -> JournalContents:
     """The journal a room's stream holds (its ``line`` fields, oldest first), from its last header on.
 

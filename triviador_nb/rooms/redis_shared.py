@@ -13,6 +13,19 @@ the host's own loop). Keys, under a prefix (``triviador`` by default):
 ``<prefix>:record:<CODE>``
     the room's record, a stream of journal lines (:mod:`.redis_record`),
     kept :data:`RECORD_KEPT_MS` after its last line.
+``<prefix>:clock:<CODE>``
+    where the room's clock stands (JSON: ``point``, the open prompt's
+    :meth:`~triviador_nb.classroom.Table.clock_point` or null, and ``held``),
+    written with every line of its record and every :data:`CLOCK_EVERY_S`
+    while a prompt's timer runs: a process taking the room over gives the
+    prompt back the time it had left (at most :data:`CLOCK_EVERY_S` more).
+``<prefix>:owners``
+    a hash: each open room's code -> who controls it (a teacher's owner id:
+    ``key`` for the teacher key, ``hub:<user>``, ``*``): a teacher who reaches
+    a process that does not hold their rooms is relayed to the one that does.
+``<prefix>:teacher_key``
+    the service's teacher key: the first process makes it, every other one
+    takes it, so a teacher's client proves the same key to any of them.
 ``<prefix>:rooms``
     the codes of the rooms that play (Start pressed, not closed): every
     process looks, every :data:`RENEW_S`, for one whose lease lapsed, and
@@ -27,7 +40,10 @@ Writes go through one queue drained by one task, in order, batched into a
 pipeline, ``MULTI``/``EXEC`` (a record's lines never overtake each other, and a
 batch is applied whole or not at all, so trying it again doubles nothing,
 unless Redis applied it and the answer was lost); a failed batch is tried again for :data:`RETRY_FOR_S` seconds, then dropped with a notice in
-the log. Reads a decision needs are made before it (:meth:`before`).
+the log. :meth:`when_written` runs a callback once everything queued before it
+is in Redis: a player's intent is acked only then, so an accepted move is never
+lost with its owner (docs/rooms-protocol.md, "Failover"). Reads a decision needs
+are made before it (:meth:`before`).
 Everything runs on the host's loop; nothing here blocks it.
 """
 
@@ -35,6 +51,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import logging
 import os
 import secrets
@@ -58,6 +75,7 @@ CODES_AHEAD = 4  # codes a process holds ready (claimed in Redis), so opening a 
 CONNECT_TIMEOUT_S = 5.0  # the longest a host waits for Redis at start, and for one command
 RETRY_FOR_S = 10.0  # a write Redis refused is tried again this long
 TAIL_BLOCK_MS = 1000  # a process waits at most this long for new log entries before asking again
+CLOCK_EVERY_S = 1.0  # a room's clock is written this often while a prompt's timer runs
 
 CLAIM = """
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
@@ -131,6 +149,7 @@ class RedisShared:
         self._heard: deque[tuple] = deque(maxlen=LOG_KEPT)  # other processes' log entries, for listen()
         self._listener: Callable[..., None] | None = None
         self._refilling: asyncio.Task | None = None
+        self._followed: dict[str, Any] = {}  # normalised code -> a room of this process whose record it writes
         self.renewing: asyncio.Task | None = None  # the task that renews this process's leases
         #: called (awaited) after every renewal: the host takes lapsed rooms over, the relay follows owners
         self.ticks: list[Callable[[], Any]] = []
@@ -167,7 +186,8 @@ class RedisShared:
         self._queue = asyncio.Queue()
         loop = asyncio.get_running_loop()
         self.renewing = loop.create_task(self._renew_forever())
-        self._tasks = [loop.create_task(self._write_forever()), self.renewing, loop.create_task(self._tail_forever(last))]
+        self._tasks = [loop.create_task(self._write_forever()), self.renewing, loop.create_task(self._tail_forever(last)),
+                       loop.create_task(self._clock_forever())]
 
     async def stop(self, within_s: float = 3.0) -> None:
         """Write what is queued (bounded by ``within_s``), give up this process's leases and codes, disconnect."""
@@ -247,6 +267,7 @@ class RedisShared:
             for key in lost:
                 code = key.rsplit(":", 1)[1]
                 self._ready = deque(c for c in self._ready if c != code)
+                self._followed.pop(code, None)
                 if code in self._leased:
                     self._leased.discard(code)
                     self._trouble(f"the lease of room {codes.shown(code)} lapsed (this process was too slow, or "
@@ -272,26 +293,61 @@ class RedisShared:
     def forget(self, code: str) -> None:
         """The room closed: its lease is given up (its code stays taken while its record is kept)."""
         clean = codes.normalise(code)
+        self._followed.pop(clean, None)
         if clean in self._leased:
             self._leased.discard(clean)
             key, me, release, rooms = self._lease_key(clean), self.me, self._release, f"{self.prefix}:rooms"
+            owners = f"{self.prefix}:owners"
 
             async def write(pipe: Any) -> None:
                 await release(keys=[key], args=[me], client=pipe)
                 pipe.srem(rooms, clean)
+                pipe.hdel(owners, clean)
             self._put(write)
 
-    async def lapsed(self) -> list[tuple[str, list[str]]]:
+    def teach(self, code: str, owner: str) -> None:
+        clean, owners = codes.normalise(code), f"{self.prefix}:owners"
+
+        async def write(pipe: Any) -> None:
+            pipe.hset(owners, clean, owner)
+        self._put(write)
+
+    async def taught_by(self, owners: Iterable[str]) -> list[str]:
+        """The codes (normalised) of the open rooms controlled by any of ``owners``."""
+        wanted = set(owners)
+        return sorted(code for code, owner in (await self.redis.hgetall(f"{self.prefix}:owners")).items()
+                      if owner in wanted)
+
+    async def teacher_key(self, fresh: str) -> str:
+        """The service's teacher key: ``fresh`` if no process made one before, else that one."""
+        key = f"{self.prefix}:teacher_key"
+        await asyncio.wait_for(self.redis.set(key, fresh, nx=True), CONNECT_TIMEOUT_S)
+        return await asyncio.wait_for(self.redis.get(key), CONNECT_TIMEOUT_S) or fresh
+
+    async def lapsed(self) -> list[tuple[str, list[str], dict]]:
         """Take over every playing room whose owner stopped renewing its lease: each one's code
-        (normalised) and record lines. The caller brings each back, or :meth:`forget` s it."""
+        (normalised), record lines and clock (``{"point": [moment, what, elapsed_s] or None, "held":
+        bool}``; ``{}`` when none was written). The caller brings each back, or :meth:`forget` s it."""
         taken = []
         for code in await self.redis.smembers(f"{self.prefix}:rooms"):
             if code in self._leased or await self.redis.exists(self._lease_key(code)):
                 continue
             if await self._take(keys=[self._lease_key(code), record_key(self.prefix, code)], args=[self.me, LEASE_MS]):
                 self._leased.add(code)
-                taken.append((code, await self.record_lines(code)))
+                taken.append((code, await self.record_lines(code), await self.clock_of(code)))
         return taken
+
+    async def clock_of(self, code: str) -> dict:
+        """Where room ``code``'s clock stood when its owner last wrote it (``{}``: never written, or unreadable)."""
+        text = await self.redis.get(self._clock_key(code))
+        try:
+            clock = json.loads(text) if text else {}
+        except ValueError:
+            return {}
+        return clock if isinstance(clock, dict) else {}
+
+    def _clock_key(self, code: str) -> str:
+        return f"{self.prefix}:clock:{codes.normalise(code)}"
 
     # ------------------------------------------------------------------ limits
 
@@ -382,18 +438,50 @@ class RedisShared:
     def follow(self, room: Any) -> None:
         """Write ``room``'s record to its stream as it is played (:mod:`.redis_record`)."""
         clean = codes.normalise(room.code)
-        key, rooms = record_key(self.prefix, clean), f"{self.prefix}:rooms"
+        key, rooms, clock_key = record_key(self.prefix, clean), f"{self.prefix}:rooms", self._clock_key(clean)
+        self._followed[clean] = room
 
         async def playing(pipe: Any) -> None:
             pipe.sadd(rooms, clean)  # a room that plays: taken over if its owner stops renewing its lease
         self._put(playing)
 
         def add(line: str) -> None:
+            clock = self._clock_text(room)
+
             async def write(pipe: Any) -> None:
                 pipe.xadd(key, {"line": line})
                 pipe.pexpire(key, RECORD_KEPT_MS)
+                if clock is not None:
+                    pipe.set(clock_key, clock, px=RECORD_KEPT_MS)
             self._put(write)
         StreamRecord(add, room.table, room.journal_setup())  # (kept by the table, which calls it)
+
+    @staticmethod
+    def _clock_text(room: Any) -> str | None:
+        table = room.table
+        if table is None or not table.started:  # (a room being taken over: the clock it was given stands)
+            return None
+        # (a hold of the host's own while a room taken over waits for its players is not the teacher's)
+        held = bool(table.held) and not getattr(room, "returning", False)
+        return json.dumps({"point": table.clock_point(), "held": held})
+
+    async def _clock_forever(self) -> None:
+        """Every :data:`CLOCK_EVERY_S`, write the clock of each room this process plays whose clock moved."""
+        written: dict[str, str] = {}
+        while True:
+            await asyncio.sleep(CLOCK_EVERY_S)
+            for clean, room in list(self._followed.items()):
+                clock = self._clock_text(room) if clean in self._leased else None
+                if clock is None or written.get(clean) == clock:
+                    continue
+                written[clean] = clock
+                key = self._clock_key(clean)
+
+                async def write(pipe: Any, key: str = key, clock: str = clock) -> None:
+                    pipe.set(key, clock, px=RECORD_KEPT_MS)
+                self._put(write)
+            for gone in set(written) - set(self._followed):
+                del written[gone]
 
     async def record_lines(self, code: str) -> list[str]:
         """The ``line`` fields of a room's record stream, oldest first."""
@@ -402,9 +490,16 @@ class RedisShared:
 
     # ------------------------------------------------------------------ the writer
 
-    def _put(self, write: Callable[[Any], Any]) -> None:
+    def _put(self, write: Callable[[Any], Any] | None, after: Callable[[], None] | None = None) -> None:
         if self._queue is not None:
-            self._queue.put_nowait(write)
+            self._queue.put_nowait((write, after))
+        elif after is not None:
+            after()
+
+    def when_written(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` (on the host's loop) once every write queued before it is in Redis
+        (or, Redis out of reach, was given up after :data:`RETRY_FOR_S`: the game goes on)."""
+        self._put(None, callback)
 
     async def _write_forever(self) -> None:
         """Drain the queue in order, a batch per pipeline, until stopped."""
@@ -419,8 +514,9 @@ class RedisShared:
             while True:
                 try:
                     pipe = self.redis.pipeline(transaction=True)  # all or nothing: a retry never doubles a line
-                    for write in batch:
-                        await write(pipe)
+                    for write, _after in batch:
+                        if write is not None:
+                            await write(pipe)
                     await pipe.execute()
                     break
                 except (RedisError, OSError) as error:
@@ -428,7 +524,12 @@ class RedisShared:
                         self._trouble(f"{len(batch)} writes were lost: {error}")
                         break
                     await asyncio.sleep(0.25)
-            for _ in batch:
+            for _write, after in batch:
+                if after is not None:
+                    try:
+                        after()
+                    except Exception as error:  # noqa: BLE001 - one callback's fault must not stop the writer
+                        LOG.warning("Redis: after a write: %s: %s", type(error).__name__, error)
                 queue.task_done()
 
     def _trouble(self, text: str) -> None:

@@ -36,6 +36,7 @@ from websockets.asyncio.server import broadcast
 
 from . import codes, protocol
 from .protocol import ProtocolError
+from .room import ANY_TEACHER, KEY_OWNER
 
 LOG = logging.getLogger("triviador_nb.rooms")
 
@@ -108,9 +109,30 @@ class Relay:
 
     # ------------------------------------------------------------------ the via's side
 
-    async def owner_of(self, raw: Any) -> str | None:
-        """The process that owns the room ``raw`` joins, when it is not this one (None: this
-        process's logic reads ``raw``: its own room, no room, or not a join)."""
+    async def owner_of(self, raw: Any, identity: Any = None) -> tuple[str, str] | None:
+        """The process that owns the room ``raw`` joins, when it is not this one, and that room's
+        code (normalised); for a teacher's ``teacher`` message, the process that owns the teacher's
+        rooms when this one holds none of them (the first room's, by code; a teacher whose rooms
+        live on several processes sees, on one connection, those of one). None: this process's
+        logic reads ``raw``: its own room, no room, or neither a join nor a teacher."""
+        by = protocol.teacher_by(raw)
+        if by is not None:
+            user = getattr(identity, "user", None)
+            owners = [KEY_OWNER] if by == "key" else ([f"hub:{user}", ANY_TEACHER] if user else [])
+            if not owners:
+                return None
+            try:
+                taught = await self.shared.taught_by(owners)
+            except Exception as error:  # noqa: BLE001 - Redis out of reach: this process serves the teacher
+                LOG.warning("relay: finding a teacher's rooms: %s", error)
+                return None
+            if any(code in self.logic.rooms for code in taught):
+                return None
+            for code in taught:
+                owner = await self.shared.owner(code)
+                if owner not in (None, self.me):
+                    return owner, code
+            return None
         room = protocol.joined_room(raw)
         try:
             clean = codes.normalise(room) if room is not None else None
@@ -119,14 +141,14 @@ class Relay:
         if clean is None or clean in self.logic.rooms:
             return None
         owner = await self.shared.owner(clean)
-        return owner if owner not in (None, self.me) else None
+        return (owner, clean) if owner not in (None, self.me) else None
 
-    def open(self, ws: Any, owner: str, address: str, identity: Any, first: str) -> str:
-        """Relay the connection ``ws`` to ``owner`` from now on, starting with its message ``first``;
-        returns the connection's id."""
+    def open(self, ws: Any, owner: str, code: str, address: str, identity: Any, first: str) -> str:
+        """Relay the connection ``ws`` to ``owner`` from now on (it joined room ``code``, or is the
+        teacher of it), starting with its message ``first``; returns the connection's id."""
         conn = f"{next(self._count)}"
         self._sockets[conn], self._owners[conn] = ws, owner
-        self._codes[conn] = codes.normalise(protocol.joined_room(first))
+        self._codes[conn] = code
         user = getattr(identity, "user", None)
         self.publish(owner, protocol.relay("open", conn, self.me, address=address, user=user,
                                            teacher=bool(getattr(identity, "teacher", False))))

@@ -71,6 +71,8 @@ class Room:
         self.specs: dict[str, Any] = {}  # how the journal names the map and bank (names or paths)
         #: seat -> skill of each bot the game names after itself ("Bot 3 (medium)"), fixed at Start
         self.bot_names: dict[int, str] = {}
+        #: taken over from a host process that died: held until its players are back (:meth:`~.rooms.Rooms.take_over`)
+        self.returning = False
         self.map_json = json.dumps(map_to_plain(game_map), ensure_ascii=False, separators=(",", ":"))
         self._listeners: list[Callable[[], None]] = []
 
@@ -320,11 +322,12 @@ class Room:
     # ------------------------------------------------------------------ journal
 
     def journal_setup(self) -> dict:
-        """What a journal needs to bring this room back: its code, rule set,
+        """What a journal needs to bring this room back: its code, who controls it, rule set,
         map and bank (names or paths), table settings, and who sits where
         with their seat keys (the journal is the teacher's file)."""
         record = self.record
-        return {"screen": "room", "code": self.code, "language": self.language, "rules": self.rules.name,
+        return {"screen": "room", "code": self.code, "owner": self.owner, "language": self.language,
+                "rules": self.rules.name,
                 "map": self.specs.get("map"),
                 "bank": self.specs.get("bank"), "seed": self.seed, "pace": self.pace, "reveal_s": self.reveal_s,
                 "think_s": self.think_s, "address": self.rooms.address, "port": self.rooms.port,

@@ -64,6 +64,7 @@ NAMES_PER_PERSON = 1  # names one person may hold in one room (a known person: h
 RELEASE_AFTER_S = 10.0  # before Start, a name without a connection for this long is free again
 PINGS_PER_S = 5.0  # control frames (pings, pongs) a connection may send a second...
 PING_BURST = 20  # ...and at once; 200 more than that close it (a client pings every few seconds)
+RETURN_WITHIN_S = 30.0  # a room taken over waits at most this long for its players before its clock runs again
 
 
 class Peer(Protocol):
@@ -195,16 +196,20 @@ class Rooms(Teaching, Proving):
         room = Room(self, record, rules, game_map, bank, seed, pace, reveal_s, think_s)
         room.language, room.owner = language, owner
         self.rooms[codes.normalise(record.code)] = room
+        self.shared.teach(record.code, owner)
         self._tell_teachers_rooms()
         return room
 
     def resume_room(self, setup: dict, contents: JournalContents, path: Path | None, game_map: GameMap,
-                    bank: QuestionBank, games: list[Game], language: str, held: bool = True) -> Room:
+                    bank: QuestionBank, games: list[Game], language: str, held: bool = True,
+                    point: tuple[str, str, float] | None = None, rewrites: int = 0, owner: str = KEY_OWNER) -> Room:
         """Bring back a room from its journal (on the rooms' thread): the same
         code and seat keys, the games where they stood, held (``held`` False:
-        playing on at once, as when a host process takes over a room whose
-        owner died). ``path``: the journal file that goes on, or None (the
-        record goes on in the shared store only).
+        playing on at once). ``path``: the journal file that goes on, or None
+        (the record goes on in the shared store only). ``point``: where the
+        open prompt's timer stood (:meth:`~triviador_nb.classroom.Table.clock_point`;
+        it goes on from there); ``rewrites``: the undos and corrections in the
+        last game (its state ids go on); ``owner``: who controls it.
 
         Raises:
             ValueError: the code's port is not this host's, or the room is open already.
@@ -224,12 +229,16 @@ class Rooms(Teaching, Proving):
         room = Room(self, record, rules, game_map, bank, None if seed is None else int(seed), float(setup["pace"]),
                     float(setup["reveal_s"]), float(setup["think_s"]))
         room.specs = {"map": setup["map"], "bank": setup["bank"]}
-        room.language = language
+        room.language, room.owner = language, owner
         self.rooms[codes.normalise(code)] = room
+        self.shared.teach(code, owner)
         seed = games[-1].seed
         table = room._set_table(Table(games[-1], {s: Bot(s, k, seed) for s, k in record.bots.items()},
                                       self.clock, pace=room.pace, reveal_s=room.reveal_s,
-                                      think_s=room.think_s, new_game=room._new_game_maker(), earlier=games[:-1]))
+                                      think_s=room.think_s, new_game=room._new_game_maker(), earlier=games[:-1],
+                                      rewrites=rewrites))
+        if point is not None:
+            table.give_back(*point)
         if path is not None:
             room._keep_journal(path, resumed=contents)
         self.shared.follow(room)
@@ -238,6 +247,49 @@ class Rooms(Teaching, Proving):
             table.hold()  # the teacher resumes when the students are back
         self._tell_teachers_rooms()
         return room
+
+    def take_over(self, setup: dict, contents: JournalContents, game_map: GameMap, bank: QuestionBank,
+                  games: list[Game], clock: dict, rewrites: int = 0) -> Room:
+        """Bring back, from its record in the shared store, a room whose host process died (issue 23):
+        who controls it, its seats and keys, its games as they stood, and the open prompt's timer where
+        its owner last wrote it (``clock``: ``{"point": [moment, what, elapsed_s] or None, "held":
+        bool}``). The room is held until a member of every seat people play is back (their clients
+        reconnect by themselves), at most :data:`RETURN_WITHIN_S`; then a get-ready, and the prompt
+        goes on with the time it had left. A room the teacher held stays held.
+
+        Raises:
+            ValueError: the room is open here already; a clock that is not one.
+        """
+        point = clock.get("point")
+        if point is not None:
+            if not (isinstance(point, list) and len(point) == 3 and all(isinstance(p, str) for p in point[:2])
+                    and isinstance(point[2], (int, float)) and not isinstance(point[2], bool)):
+                raise ValueError(f"the room's clock in the shared store is not one: {point!r:.80}")
+            point = (point[0], point[1], float(point[2]))
+        owner = setup.get("owner")
+        room = self.resume_room(setup, contents, None, game_map, bank, games, setup.get("language") or "en",
+                                held=True, point=point, rewrites=rewrites,
+                                owner=owner if isinstance(owner, str) and owner else KEY_OWNER)
+        if not clock.get("held"):
+            room.returning = True
+            self.clock.call_later(RETURN_WITHIN_S, lambda: self._returned(room))
+        return room
+
+    def _back(self, room: Room) -> None:
+        """A member rejoined: a room taken over goes on once every seat people play has one back."""
+        if not room.returning:
+            return
+        record, bots = room.record, room.table.bots if room.table is not None else {}
+        if all(self._connections_of(room.code, m.name) or m.seat in bots
+               or any(self._connections_of(room.code, o.name) for o in record.seated(m.seat))
+               for m in list(record.members.values()) if m.seat is not None):
+            self._returned(room)
+
+    def _returned(self, room: Room) -> None:
+        """The wait for a room taken over ends: the get-ready, then the prompt with the time it had left."""
+        if room.returning and codes.normalise(room.code) in self.rooms and room.table is not None:
+            room.returning = False
+            room.table.release()
 
     def close_room(self, room: Room, code: str = "room_closed", reason: str = "The teacher closed the room.") -> None:
         """Tell the room's players it closed, stop its table, forget it."""
@@ -463,6 +515,7 @@ class Rooms(Teaching, Proving):
         conn.keyed = conn.version >= PROVING  # it has its key now: later welcomes leave it out
         self._send_room(room, views=False, only=None if new else {member.name.casefold()})
         self._send_views(room, only={member.name.casefold()})
+        self._back(room)
 
     def _new_member(self, conn: Connection, room: Room, name: str, version: int) -> Member | None:
         """A new name in ``room``, or None (refused: the refusal is sent)."""
@@ -560,7 +613,11 @@ class Rooms(Teaching, Proving):
         result = table.submit(member.seat, action, message.state_id)
         if not result.accepted and result.status != "late":
             self._log(room.code, member.name, result.code, f"intent refused ({result.status}): {result.reason}")
-        conn.peer.send(protocol.ack(message.ref, result.status, result.code, result.reason, result.ms, conn.version))
+            conn.peer.send(protocol.ack(message.ref, result.status, result.code, result.reason, result.ms,
+                                        conn.version))
+            return
+        text = protocol.ack(message.ref, result.status, result.code, result.reason, result.ms, conn.version)
+        self.shared.when_written(lambda: conn.peer.send(text))  # acked once the move is in the shared record
 
     def _detach(self, conn: Connection, quietly: bool = False) -> None:
         room, member = conn.joined

@@ -7,7 +7,11 @@ A room host (:class:`~.rooms.Rooms`) asks its :class:`Shared` for four things:
   names), so that N processes do not weaken a limit N times;
 - to **publish** an entry of its refusal log, so every process's log (and
   the teachers it tells) holds the service's refusals;
-- to **follow** a room's table, writing the game's record as it is played.
+- to **follow** a room's table, writing the game's record as it is played;
+- to run a callback **when written**: once what it queued before is stored
+  (a player's ack waits for the move to be in the shared store);
+- to note which teacher controls a room (**teach**), so a teacher's
+  connection to any process reaches its rooms.
 
 :class:`LocalShared` is the default: one process, everything in its memory
 (codes name the host's port, the windows are :class:`~.guard.FailedJoins`,
@@ -71,6 +75,13 @@ class Shared(Protocol):
     def forget(self, code: str) -> None:
         """The room ``code`` closed: its code is free once its record is gone."""
 
+    def when_written(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` on the rooms' thread once every write queued before it is stored."""
+
+    def teach(self, code: str, owner: str) -> None:
+        """Room ``code`` is controlled by ``owner`` (a teacher's owner id, :mod:`.room`): a teacher
+        reaching another process is sent on to the process that holds it."""
+
     def listen(self, listener: Callable[[float, str, str, str, str, bool], None]) -> None:
         """Call ``listener(at, room, who, code, text, refusal)`` on the rooms' thread for each entry
         another process publishes."""
@@ -97,6 +108,12 @@ class LocalShared:
         return None
 
     def forget(self, code: str) -> None:
+        return None
+
+    def when_written(self, callback: Callable[[], None]) -> None:
+        callback()  # (nothing is written elsewhere: at once)
+
+    def teach(self, code: str, owner: str) -> None:
         return None
 
     def listen(self, listener: Callable[[float, str, str, str, str, bool], None]) -> None:

@@ -131,10 +131,9 @@ class Teaching:
         table = room.table
         if table is None:
             raise RoomError("not_started", "the game has not started yet: press Start")
-        if op == "hold":
-            return table.hold()
-        if op == "release":
-            return table.release()
+        if op in ("hold", "release"):
+            room.returning = False  # the teacher's hold from now on, not the wait for a room taken over
+            return table.hold() if op == "hold" else table.release()
         if op == "report":
             return self._report(room)
         done = {"skip": table.skip, "undo": table.undo, "end": table.end_now}.get(op)
