@@ -516,3 +516,27 @@ def test_the_real_host_proves_a_removed_seat_s_key_before_it_says_removed():
     wire.send(conn, type="join", room=code, name="Anna", map=False, nonce=handshake.nonce(), rejoin=True,
               key_id=handshake.key_id("another key"))
     assert not other.all("challenge") and other.last("error")["code"] == "removed"
+
+
+def test_a_squatter_s_not_a_teacher_on_the_way_back_does_not_stop_the_teacher_s_client(tmp_path, monkeypatch):
+    """The sixth attack: once the teacher's host died, one forged ``not_a_teacher`` from the program on its
+    port closed the teacher's client for good (the screen had to be run again). On the way back, before
+    the proof, it is a fake host's: the client says so and goes on trying."""
+    monkeypatch.setenv("TRIVIADOR_NB_HOME", str(tmp_path))
+    room_host = RoomHost("127.0.0.1")
+    teacher = fake = None
+    try:
+        teacher = TeacherClient(room_host.url(), key=room_host.teacher_key, timeout_s=WAIT_S)
+        port = room_host.port
+        die(room_host)
+        fake = FakeHost(port, answers=[_refusal("not_a_teacher")])
+        assert wait_until(lambda: len(fake.received) >= 2, WAIT_S)  # it came back again after the refusal
+        assert teacher.status == "reconnecting" and teacher.notice == "fake_host"
+        assert room_host.teacher_key not in "\n".join(fake.received)
+    finally:
+        if teacher is not None:
+            teacher.close()
+        if fake is not None:
+            fake.stop()
+        if not room_host.closed:
+            room_host.close()

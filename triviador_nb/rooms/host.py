@@ -336,8 +336,10 @@ class RoomHost:
                 return await serve(self._serve, self.address, codes.port_of(part + "2222"), **options), part
             except OSError as error:
                 last = error
-        raise OSError(f"no free port among 41000-41960 on {self.address} ({last}); "
-                      "give one with port=...")
+        # (a port of one's own does not help: the codes must name a port this host holds)
+        raise OSError(f"every port a room code can name (41000-41960) that was tried on {self.address} is taken "
+                      f"({last}): another program holds them; `ss -ltnp` shows which (its user can stop it), or run "
+                      "the host with --redis, whose codes name no port")
 
     async def _handshake(self, ws: ServerConnection, request: Any) -> Any:
         """Under JupyterHub: accept only a connection whose kernel's hub token

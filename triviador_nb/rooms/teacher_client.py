@@ -298,7 +298,10 @@ class TeacherClient:
             elif kind == "error":
                 if data["code"] == "not_a_teacher":
                     # the host sends it without a challenge when it has no teacher key to prove, so it may
-                    # be a program squatting the port: its code is believed, its words are not
+                    # be a program squatting the port: its code is believed, its words are not; and on the
+                    # way back (the key took this host before) it is a fake host's, and the client tries again
+                    if not self._proven and self._first.is_set():
+                        return self._challenged(data)
                     self._fail("not_a_teacher", data["reason"] if self._proven else (
                         f"The program at {self.url} did not take this teacher key (a wrong key, or a program "
                         "that is not the room host): the key was not sent to it."))
