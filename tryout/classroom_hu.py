@@ -345,6 +345,6 @@ def main(out: Path) -> dict:
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "test-artifacts" / "tryout31"
+    target = (Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "test-artifacts" / "tryout31").resolve()  # kernels run elsewhere
     result = main(target)
     print(json.dumps({k: v for k, v in result.items() if k not in ("texts",)}, indent=1, ensure_ascii=False)[:6000])
