@@ -344,3 +344,30 @@ def test_a_game_screen_cues_open_almost_and_reveal_only_with_sound_on(get_ready)
     clock.advance(5.0)  # the time is up: the result
     assert app.sound.sent == ["open", "almost", "reveal"]
     assert sent == [{"play": name} for name in app.sound.sent]
+
+
+def test_the_title_gives_way_to_the_place_line_with_its_content():
+    """Issue 24's tryout at 1366x900: the place line ("Helyezésed: 3. (3
+    játékos közül)") lay over the title's room code: the title's widget gave
+    way but its content (a one-line flex item, as wide as its text) did not.
+    The title's content may shrink and is cut with an ellipsis instead."""
+    from triviador_nb.ui.styles import CSS
+    app = play(seed=3, clock=ManualClock(), journal=False)
+    assert "tnb-title-box" in app.title._dom_classes
+    assert app.title.layout.min_width == "0"
+    rule = CSS.split(".tnb-title-box > .widget-html-content {", 1)[1].split("}", 1)[0]
+    assert "min-width: 0" in rule and "overflow: hidden" in rule
+
+
+
+def test_a_projectors_scoreboard_line_starts_with_the_territories_when_a_seat_has_no_role():
+    """Issue 24's tryout: the projector (no "you", no role for a student's
+    seat) showed "· 1 terület" under a name, a separator with nothing before it."""
+    import re
+    from triviador_nb.engine.view import view
+    from triviador_nb.ui.panels import scoreboard_html
+    app = play(seed=3, clock=ManualClock(), journal=False)
+    html = scoreboard_html(view(app.table.game, None), {2: "bot, medium"})
+    assert re.findall(r'<div class="tnb-role">[^<]*</div>', html) == [
+        '<div class="tnb-role">1 territory</div>', '<div class="tnb-role">1 territory</div>',
+        '<div class="tnb-role">bot, medium · 1 territory</div>']

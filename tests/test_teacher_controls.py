@@ -282,6 +282,21 @@ def test_the_buttons_pause_skip_undo_and_end_the_game():
     assert app.game.is_over and controls.end_button.disabled and app.ranking.value != ""
 
 
+def test_the_note_of_a_resume_is_gone_when_the_game_ends():
+    """Issue 24's tryout: "The game goes on." (Resume's note) stayed beside the podium after the game ended."""
+    from triviador_nb.classroom import ManualClock
+    clock = ManualClock()
+    app = teams_app(clock)
+    controls = app.controls
+    app.start()
+    clock.advance(3.0)
+    controls.pause_button.click()
+    controls.pause_button.click()
+    assert "The game goes on." in controls.message.value
+    app.table.end_now()  # the game ends by itself (its last round), not by the End button's own note
+    assert app.game.is_over and "The game goes on." not in controls.message.value
+
+
 def test_a_single_player_game_has_the_buttons_without_the_entry_rows():
     from triviador_nb.classroom import ManualClock
     from triviador_nb.ui import play

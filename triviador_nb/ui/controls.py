@@ -245,6 +245,7 @@ class TeacherControls:
                                 layout={"width": "auto", "height": "auto"})
         self.timed.add_class("tnb-wrap-check")  # the Hungarian and Czech sentences are longer: wrapped, never cut
         self.message = w.HTML()
+        self._while_playing = False  # the message is Pause/Resume's, gone at the end
         self.saved = w.HTML()
         self.entries: dict[int, w.Password] = {}
         self.entry_box: w.VBox | None = None  # the answer rows (with teams), gone after the end
@@ -310,6 +311,8 @@ class TeacherControls:
         self.pause_button.description = _("Resume") if target.held else _("Pause")
         self.pause_button.icon = "play" if target.held else "pause"
         over = target.is_over
+        if over and self._while_playing:  # "The game goes on." under the podium would say the opposite
+            self._say("")
         self.pause_button.disabled = not target.started or over
         asking = target.asking
         self.skip_button.disabled = not asking
@@ -341,7 +344,7 @@ class TeacherControls:
     def _pause_clicked(self) -> None:
         held = self.target.held
         self.target.release() if held else self.target.hold()
-        self._say(_("The game goes on.") if held else _("Paused: every timer has stopped."))
+        self._say(_("The game goes on.") if held else _("Paused: every timer has stopped."), while_playing=True)
         self.refresh()
 
     def _skip_clicked(self) -> None:
@@ -391,7 +394,9 @@ class TeacherControls:
             self._say(clause[:1].upper() + clause[1:].rstrip(".") + ".", warn=True)
         self.refresh()
 
-    def _say(self, text: str, warn: bool = False) -> None:
+    def _say(self, text: str, warn: bool = False, while_playing: bool = False) -> None:
+        """Show ``text`` under the buttons; ``while_playing``: only until the game is over (Pause/Resume's note)."""
+        self._while_playing = while_playing
         colour = "#CC3311" if warn else "#1B1B1B"
         self.message.value = f'<span style="font-size:16px;color:{colour}">{escape(text)}</span>' if text else ""
 

@@ -59,7 +59,7 @@ def scoreboard_rows(view: View, roles: Mapping[int, str]) -> list[PlayerRow]:
                   else ngettext("{count} territory", "{count} territories", owned).format(count=owned))
         role = escape(roles.get(p.seat, ""))
         rows.append(PlayerRow(classes, f"{swatch(colour, str(p.seat + 1))} <b>{escape(p.name)}</b>",
-                              f'<div class="tnb-role">{role} · {escape(status)}</div>', castle, str(p.score)))
+                              f'<div class="tnb-role">{f"{role} · " if role else ""}{escape(status)}</div>', castle, str(p.score)))
     return rows
 
 

@@ -287,6 +287,7 @@ class GameScreen:
         self.panel.on_choice(lambda i: self._guarded(self._choice, i))
         self.panel.on_guess(lambda v: self._guarded(self._guess, v))
         self.title = w.HTML(layout={"min_width": "0", "flex": "1 1 auto"})  # it gives way to the place line
+        self.title.add_class("tnb-title-box")  # and its content too (styles.py), or it runs under the place line
         self.status = SplicedHTML()
         self.message = SplicedHTML(layout={"min_height": "1.6em"})
         self.scoreboard = Scoreboard()

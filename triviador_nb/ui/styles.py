@@ -42,6 +42,8 @@ CSS = f"""
 .tnb-root {{ font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif; color: {TEXT}; font-size: 16px; }}
 .tnb-title {{ font-size: 24px; font-weight: bold; margin: 0 0 4px 0; white-space: nowrap; overflow: hidden;
   text-overflow: ellipsis; }}  /* one line beside the place and the sound switch: a wrap would move the map */
+.tnb-title-box > .widget-html-content {{ min-width: 0; overflow: hidden; }}
+  /* a flex item is as wide as its one-line title unless told: it ran under the place line at 1366 px (issue 24) */
 .widget-checkbox.tnb-wrap-check {{ height: auto; }}
 .widget-checkbox.tnb-wrap-check label, .widget-checkbox.tnb-wrap-check label span {{ white-space: normal;
   overflow: visible; text-overflow: clip; height: auto; line-height: 1.3; }}
