@@ -72,7 +72,7 @@ NAME_LAYER_LIMIT = 1000
 BOARD_LAYER_LIMIT = 1000
 LABEL_GROUPS = 48
 SHAPES_ZOOM_AHEAD = 2
-OUTLINES = ((BORDER, 1, ""), (HIGHLIGHT, 4, ""), (HIGHLIGHT, 5, "8 6"))  # plain, choosable, contested
+OUTLINES = ((BORDER, 1, ""), (BORDER, 4, ""), (HIGHLIGHT, 5, "8 6"))  # plain, choosable, contested
 
 
 def _ring(ring: list) -> list[tuple[float, float]]:
