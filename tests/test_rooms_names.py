@@ -257,3 +257,26 @@ def test_a_teacher_or_a_bot_written_with_digits_for_letters_is_refused(wire, nam
 def test_names_with_numbers_are_names(wire, name):
     code = fast_open(wire, wire.teacher())
     assert join(wire, code, name, "127.0.0.2")["type"] == "welcome"
+
+
+# The sixth attack: Coptic letters (the package's confusables data has none), an Arabic alef,
+# any mark between letters, a trademark sign glued on by NFKC, a dagger, a sharp s, a robot's face.
+@pytest.mark.parametrize("name", ["\u2c82\u2c9e\u2ca6 2 (medium)", "Teacher\u2122", "B\u2024o\u2024t 2 (medium)",
+                                  "T\u2022e\u2022a\u2022c\u2022h\u2022e\u2022r", "B*o*t 2", "T~e~a~c~h~e~r",
+                                  "Bo\u2020 2 (medium)", "\u00dfot 2", "\U0001f916 2 (medium)", "Teacher\u2120"])
+def test_a_teacher_or_a_bot_in_coptic_between_marks_or_with_a_sign_is_refused(wire, name):
+    code = fast_open(wire, wire.teacher())
+    assert join(wire, code, name, "127.0.0.2")["code"] == "name_reserved"
+
+
+@pytest.mark.parametrize("name, like", [("\u2c80nna", "Anna"), ("\u0627da", "Ida"), ("\u2c82ob", "Bob")])
+def test_coptic_and_arabic_look_alikes_are_look_alikes(wire, name, like):
+    code = fast_open(wire, wire.teacher())
+    assert join(wire, code, like, "127.0.0.2")["type"] == "welcome"
+    assert join(wire, code, name, "127.0.0.3")["name"] == like
+
+
+@pytest.mark.parametrize("name", ["O'Brien", "Anna-Maria", "Zo\u00eb", "Stefan*"])
+def test_names_with_marks_between_letters_are_names(wire, name):
+    code = fast_open(wire, wire.teacher())
+    assert join(wire, code, name, "127.0.0.2")["type"] == "welcome"

@@ -37,8 +37,13 @@ from functools import lru_cache
 RESERVED_WORDS = ("teacher", "bot", "bots", "robot", "robots", "tanár", "tanárnő", "tanárnéni",
                   "tanárbácsi", "tanárúr", "tanárok", "gép", "gépek", "učitel", "učitelka", "učitelko", "učiteli",
                   "učitelé", "učitelem", "učitelky")
-#: Look-alikes Unicode's confusables table lacks: a pair of v for w, kra for k, Cyrillic pe for n.
-_ALSO_ALIKE = (("VV", "W"), ("vv", "w"), ("\u0138", "k"), ("\u043f", "n"))
+#: Look-alikes Unicode's confusables table lacks: a pair of v for w; then single characters: kra for k,
+#: Cyrillic pe for n, Arabic alef for l, a dagger for t, sharp s for B, a robot's face for the word.
+_ALSO_ALIKE = (("VV", "W"), ("vv", "w"), ("\u0138", "k"), ("\u043f", "n"), ("\u0627", "l"), ("\u2020", "t"),
+               ("\u00df", "B"), ("\U0001f916", " bot "))
+#: The Latin capital each Coptic letter (U+2C80, U+2C82... to U+2CB0) looks like ("-": none); the package's
+#: confusables data has no Coptic.
+_COPTIC_AS_LATIN = "AB--E-ZH-IK-MN-O-PCTY-X--"
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 #: Unicode 15's Default_Ignorable_Code_Point (DerivedCoreProperties.txt), as ranges.
@@ -88,6 +93,9 @@ def _letter_forms() -> dict[str, str]:
             form = _LETTER_FORM.fullmatch(unicodedata.name(chr(code), ""))
             if form:
                 found[chr(code)] = form.group(1)
+    for capital, latin in zip(range(0x2C80, 0x2CB2, 2), _COPTIC_AS_LATIN):  # Coptic capitals and small letters
+        if latin != "-":
+            found[chr(capital)] = found[chr(capital + 1)] = latin
     return found
 
 
@@ -135,6 +143,7 @@ def skeleton(text: str) -> str:
     return alike
 
 
+@lru_cache(maxsize=8192)  # a room's names are looked at again for every join (the sixth attack: 5-52 ms a join)
 def looks(name: str) -> frozenset[str]:
     """What ``name`` looks like: its skeleton as written, case-folded and in capitals."""
     return frozenset({skeleton(name), skeleton(name.casefold()), skeleton(name).casefold(),
@@ -159,7 +168,7 @@ def _camel_split(text: str) -> str:
                    else c for i, c in enumerate(text))
 
 
-_SEPARATORS = re.compile(r"[\s.\-_·,/|]+")
+_SEPARATORS = re.compile(r"[\W_]+")  # anything between letters and digits: spaces, dots, bullets, stars...
 
 
 def _singles_joined(text: str) -> str:
@@ -180,16 +189,19 @@ def _singles_joined(text: str) -> str:
 _DIGITS_AS_LETTERS = (str.maketrans("0134567893", "oleasbtbge"), str.maketrans("1", "i"))
 
 
-def _words(text: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def _words(text: str) -> frozenset[str]:
     words = set()
-    for form in looks(text) | looks(_camel_split(text)) | looks(_singles_joined(text)):
+    bare_symbols = "".join(c for c in text if not unicodedata.category(c).startswith("S"))  # "Teacher™"
+    for form in (looks(text) | looks(_camel_split(text)) | looks(_singles_joined(text))
+                 | looks(_singles_joined(bare_symbols))):
         bare = "".join(c for c in form if not unicodedata.combining(c)).casefold()
         words.update(_LETTERS.findall(bare))
         if any(c.isdigit() for c in bare):  # and with its digits read as the letters they look like
             for table in _DIGITS_AS_LETTERS:
                 read = bare.translate(table)
                 words.update(_LETTERS.findall(read), _LETTERS.findall(read.translate(_DIGITS_AS_LETTERS[0])))
-    return words
+    return frozenset(words)
 
 
 @lru_cache(maxsize=1)
