@@ -1,10 +1,28 @@
 """The classroom: the headless game table (game, bots, clock, deadlines) that
-every screen - the single screen, the projector, a student's - is fed from."""
+every screen - the single screen, the projector, a student's - is fed from.
 
-from .clock import Clock, LoopClock, ManualClock, Timer
-from .journal import Journal, JournalError, read_journal, rebuild_games
-from .secret import new_secret
-from .table import Ack, Deadline, Table
+Each name is imported when first asked for: a student's room connection
+needs the clock and :class:`Ack` alone, not the table, its bots and the
+journal (issue 24: a restarted kernel back in its seat sooner).
+"""
+
+from importlib import import_module
+
+_WHERE = {"Ack": "ack", "Clock": "clock", "LoopClock": "clock", "ManualClock": "clock", "Timer": "clock",
+          "Journal": "journal", "JournalError": "journal", "read_journal": "journal", "rebuild_games": "journal",
+          "new_secret": "secret", "Deadline": "table", "Table": "table"}
 
 __all__ = ["Ack", "Clock", "Deadline", "Journal", "JournalError", "LoopClock", "ManualClock", "Table", "Timer",
            "new_secret", "read_journal", "rebuild_games"]
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module 'triviador_nb.classroom' has no attribute {name!r}")
+    value = getattr(import_module(f".{_WHERE[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
