@@ -22,7 +22,8 @@ from triviador_nb.rooms import RoomHost
 from triviador_nb.ui import cells, rejoin, student
 from triviador_nb.ui.join_link import PageInfo, join_link, link_query
 from triviador_nb.ui.student import StudentScreen, join
-from triviador_nb.ui.styles import CSS, MAP_CSS
+from triviador_nb.ui.map_styles import MAP_CSS
+from triviador_nb.ui.styles import CSS
 from triviador_nb.ui.teacher import HostScreen
 
 
@@ -100,17 +101,84 @@ def test_after_a_kernel_restart_join_with_nothing_typed_is_back_in_the_seat(room
     back.close()
 
 
+RESTARTED_KERNEL = r"""
+import asyncio, json, re, sys
+
+MAP_SCREEN = ("ipyleaflet", "numpy", "shapely", "triviador_nb.ui.screen", "triviador_nb.ui.map_view",
+              "triviador_nb.classroom.table", "triviador_nb.classroom.journal", "triviador_nb.rooms.host")
+
+def seen(screen):
+    return {"loaded": [m for m in MAP_SCREEN if m in sys.modules], "line": re.sub("<[^>]+>", "", screen.header.value),
+            "lobby": re.sub("<[^>]+>", "", screen.lobby.value), "drawn": screen.screen is not None,
+            "body": [c is getattr(screen.screen, "widget", None) for c in screen.body.children]}
+
+async def main():
+    from triviador_nb.ui import join
+    screen = join()  # join.ipynb's cell, nothing typed
+    client = screen.client
+    cell = {**seen(screen), "status": client.status, "seat": client.seat, "token": client.token,
+            "came_back": client.came_back}
+    for _ in range(600):  # then the kernel's loop draws the game (at most 60 s)
+        if screen.screen is not None and "connected" in screen.header.value:
+            break
+        await asyncio.sleep(0.1)
+    print(json.dumps({"cell": cell, "after": seen(screen)}))
+    screen.close()
+
+asyncio.run(main())
+"""
+
+
+def test_a_restarted_kernel_is_back_in_its_seat_before_the_map_is_imported(room, cell):
+    """Issue 24, "from the moment the student's kernel is ready: in the seat
+    within 1 s, nothing typed": a restarted kernel's join cell takes the seat
+    back with its kept key and its room line says so ("back in your seat"),
+    with ipyleaflet, numpy, shapely, the game screen and the table not yet
+    imported; the map is imported and drawn after the cell, on the kernel's
+    loop, and the line then says "connected". One screen: the body holds the
+    game screen alone. (How fast: benchmarks/rejoin.py.)"""
+    import json
+    import subprocess
+    import sys
+
+    room_host, the_room = room
+    cell()
+    anna = join(the_room.code, "Anna")
+    assert wait_until(lambda: anna.client.seat == 0)
+    the_room.start()
+    assert wait_until(lambda: anna.client.view is not None)
+    token = anna.client.token
+    anna.client.close()  # the kernel dies: no goodbye, its memory gone
+    rejoin.set_live(None)
+    run = subprocess.run([sys.executable, "-c", RESTARTED_KERNEL], capture_output=True, text=True, timeout=180)
+    assert run.returncode == 0, run.stderr[-3000:]
+    kernel = json.loads(run.stdout.strip().splitlines()[-1])
+    at_return, after = kernel["cell"], kernel["after"]
+    assert (at_return["status"], at_return["seat"], at_return["token"], at_return["came_back"]) == (
+        "joined", 0, token, True)
+    assert at_return["loaded"] == [] and not at_return["drawn"] and at_return["body"] == [], at_return
+    assert re.fullmatch(rf"Room {the_room.code} · Anna · seat 1( \(red\))? · back in your seat", at_return["line"]), \
+        at_return["line"]
+    assert at_return["lobby"] == "The game is under way: your map is on its way…"  # not "waiting for Start"
+    assert after["drawn"] and after["body"] == [True], after
+    assert after["line"] == f"Room {the_room.code} · Anna · seat 1 (red) · connected" and after["lobby"] == ""
+    assert {"ipyleaflet", "triviador_nb.ui.screen"} <= set(after["loaded"])
+    assert [(m.name, m.seat) for m in the_room.members()] == [("Anna", 0)]  # her seat, no second one
+
+
 def test_a_student_s_join_imports_nothing_of_the_teacher_s_screen():
     """Issue 24: a restarted kernel's rejoin is mostly its import. ``from
     triviador_nb.ui import join`` and a join load neither the QR code
     library (the teacher's screen draws the code), nor pandas and the
-    reports, nor the setup form, the teacher's screen or the banks."""
+    reports, nor the setup form, the teacher's screen or the banks, nor
+    (until the seat is taken) the map: ipyleaflet, numpy, shapely."""
     import subprocess
     import sys
 
     code = ("import sys; from triviador_nb.ui import join; import triviador_nb.ui.student; "
             "print([m for m in ('segno', 'pandas', 'openpyxl', 'triviador_nb.reports', 'triviador_nb.banks', "
-            "'triviador_nb.ui.setup', 'triviador_nb.ui.teacher', 'triviador_nb.ui.join_link') if m in sys.modules])")
+            "'triviador_nb.ui.setup', 'triviador_nb.ui.teacher', 'triviador_nb.ui.join_link', 'ipyleaflet', "
+            "'numpy', 'shapely', 'triviador_nb.ui.screen') if m in sys.modules])")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "['triviador_nb.ui.join_link']"  # (the link's code and address fill the form)
 

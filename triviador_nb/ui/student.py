@@ -12,14 +12,21 @@ kernel's connection is still up, and running the cell again shows the same
 screen at once; after a kernel restart the form comes back filled from the
 last join (:mod:`.rejoin`) and, during the lesson, joins by itself. A join
 link (:mod:`.join_link`) fills in the code and address.
+
+Back in the seat first, the map after (issue 24: "in the seat within 1 s"
+of a restarted kernel): this module loads the room connection and a few
+light widgets only, so the seat is taken again and the room line says so
+("Room K7-PQ45 · Anna · seat 2 · back in your seat") as soon as the join
+cell has run; the game screen (:mod:`.screen`, with ipyleaflet and the
+map's layout) is imported and drawn after the cell, on the kernel's loop.
 """
 
 from __future__ import annotations
 
 import os
 import time
-
 from html import escape
+from typing import TYPE_CHECKING
 
 import ipywidgets as w
 
@@ -34,9 +41,11 @@ from .sources import RemoteSource, notice_text, refusal_text
 from .cells import close_widgets, shown_by_cell
 from .join_link import PageInfo, link_query
 from .rejoin import LastJoin, live, recall, remember, set_live
-from .screen import GameScreen
 from .styles import CSS
 from .naming import language_here, skill_name
+
+if TYPE_CHECKING:
+    from .screen import GameScreen
 
 class StudentScreen:
     """The join form, the lobby and then the game screen of one student.
@@ -163,7 +172,8 @@ class StudentScreen:
         self.form.layout.display = "none"
         client.on_change(lambda: self.clock.call_soon_threadsafe(self._guarded_refresh))
         with speaking(self.language):
-            self._refresh()
+            self._refresh(draw=False)  # the room line now; the game screen once the cell has shown it
+        self.clock.call_soon_threadsafe(self._guarded_refresh)
         return True
 
     def _guarded_refresh(self) -> None:
@@ -174,31 +184,19 @@ class StudentScreen:
                 self._say(escape(_("Something went wrong ({error}); the room goes on.")
                                  .format(error=f"{type(error).__name__}: {error}")), warn=True)
 
-    def _refresh(self) -> None:
+    def _refresh(self, draw: bool = True) -> None:
+        """Show the room line, the lobby or the game; ``draw`` False leaves
+        the game screen to a later refresh (the join cell's own: the student
+        sees the room line before the map is imported and built)."""
         client = self.client
         if client is None or self._closed:
             return
-        seat = client.seat
         seats = client.lobby.get("seats", [])
-        if seat is None:
-            where = _("watching")
-        elif client.view is not None:
-            where = _("seat {n} ({colour})").format(n=seat + 1, colour=words.colour_label(client.view.players[seat].colour))
-        else:
-            where = _("seat {n}").format(n=seat + 1)
         if client.status in ("closed", "refused") and live() is self:  # out of the room: no rejoin by itself
             set_live(None)
             remember(LastJoin(client.code, client.name, self._address() or "", time.time(), in_room=False))
-        state = {"joined": _("connected"), "reconnecting": _("connection lost: reconnecting…"),
-                 "closed": _("the room is closed"), "refused": _("disconnected")}.get(client.status, client.status)
-        warn = client.status != "joined"
-        line = escape(_("Room {code} · {name} · {where} · {state}").format(code=client.code, name=client.name,
-                                                                        where=where, state=state))
-        message = notice_text(client)
-        if message:
-            line += f"<br>{escape(message)}"
-        self._say(line, warn=warn)
-        if client.view is None:
+        self._say_room_line(client)
+        if client.view is None and not client.started:
             rows = ""
             for s in seats:
                 who = ", ".join(s["members"]) or (_("bot · {skill}").format(skill=skill_name(s["bot"])) if s["bot"]
@@ -212,13 +210,42 @@ class StudentScreen:
                                 f'{escape(_("Waiting for the teacher to press Start…"))}</p>'
                                 f'<table class="tnb-scores">{rows}</table>{extra}</div>')
             return
-        self.lobby.value = ""
-        if client.game_map is not None and (self.screen is None or self.screen.seat != seat):
+        seat = client.seat
+        if draw and client.view is not None and client.game_map is not None and (self.screen is None
+                                                                                  or self.screen.seat != seat):
+            from .screen import GameScreen  # ipyleaflet, the map's layout: after the room line is on screen
+
             if self.screen is not None:
                 self.screen.close()
             self.screen = GameScreen(RemoteSource(client, self.clock), client.game_map, seat, start_button=False,
                                      language=self.language)
             self.body.children = [self.screen.widget]
+            self._say_room_line(client)  # "back in your seat" has done its work: the game is on screen
+        # back in a game under way, the map not drawn yet: say it is coming (not "waiting for Start")
+        self.lobby.value = "" if self.screen is not None else (
+            f'<div class="tnb-lobby"><p style="font-size:20px">'
+            f'{escape(_("The game is under way: your map is on its way…"))}</p></div>')
+
+    def _say_room_line(self, client: RoomClient) -> None:
+        """The room line: the room, the name, the seat and the connection
+        ("Room K7-PQ45 · Anna · seat 2 (blue) · connected"); a kernel back in
+        a seat it had says "back in your seat" until the game is on screen."""
+        seat = client.seat
+        if seat is None:
+            where = _("watching")
+        elif client.view is not None:
+            where = _("seat {n} ({colour})").format(n=seat + 1, colour=words.colour_label(client.view.players[seat].colour))
+        else:
+            where = _("seat {n}").format(n=seat + 1)
+        state = {"joined": _("back in your seat") if client.came_back and seat is not None and self.screen is None
+                 else _("connected"), "reconnecting": _("connection lost: reconnecting…"),
+                 "closed": _("the room is closed"), "refused": _("disconnected")}.get(client.status, client.status)
+        line = escape(_("Room {code} · {name} · {where} · {state}").format(code=client.code, name=client.name,
+                                                                        where=where, state=state))
+        message = notice_text(client)
+        if message:
+            line += f"<br>{escape(message)}"
+        self._say(line, warn=client.status != "joined")
 
     def _say(self, html: str, warn: bool = False) -> None:
         css = "tnb-warn" if warn else "tnb-note"
