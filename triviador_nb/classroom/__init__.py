@@ -6,7 +6,7 @@ needs the clock and :class:`Ack` alone, not the table, its bots and the
 journal (issue 24: a restarted kernel back in its seat sooner).
 """
 
-from importlib import import_module
+from ..lazy import lazy_names
 
 _WHERE = {"Ack": "ack", "Clock": "clock", "LoopClock": "clock", "ManualClock": "clock", "Timer": "clock",
           "Journal": "journal", "JournalError": "journal", "read_journal": "journal", "rebuild_games": "journal",
@@ -15,14 +15,4 @@ _WHERE = {"Ack": "ack", "Clock": "clock", "LoopClock": "clock", "ManualClock": "
 __all__ = ["Ack", "Clock", "Deadline", "Journal", "JournalError", "LoopClock", "ManualClock", "Table", "Timer",
            "new_secret", "read_journal", "rebuild_games"]
 
-
-def __getattr__(name: str):
-    if name not in _WHERE:
-        raise AttributeError(f"module 'triviador_nb.classroom' has no attribute {name!r}")
-    value = getattr(import_module(f".{_WHERE[name]}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _WHERE)
