@@ -21,7 +21,8 @@ from triviador_nb.classroom import ManualClock
 from triviador_nb.rooms import RoomHost
 from triviador_nb.ui import cells, rejoin, student
 from triviador_nb.ui.join_link import PageInfo, join_link, link_query
-from triviador_nb.ui.student import StudentScreen, join
+from triviador_nb.ui.joining import join
+from triviador_nb.ui.student import StudentScreen
 from triviador_nb.ui.map_styles import MAP_CSS
 from triviador_nb.ui.styles import CSS
 from triviador_nb.ui.teacher import HostScreen
@@ -114,10 +115,19 @@ def seen(screen):
 
 async def main():
     from triviador_nb.ui import join
+    from triviador_nb.ui import joining
+
+    shown = {}
+
+    def show(client, language):  # what a kernel shows at once, and what it had loaded by then
+        shown.update(loaded=[m for m in ("ipywidgets", *MAP_SCREEN) if m in sys.modules],
+                     line=re.sub("<[^>]+>", "", joining.line_html(client, language)))
+        return None  # (no kernel here to show it in)
+    joining._show_line = show
     screen = join()  # join.ipynb's cell, nothing typed
     client = screen.client
     cell = {**seen(screen), "status": client.status, "seat": client.seat, "token": client.token,
-            "came_back": client.came_back}
+            "came_back": client.came_back, "shown": shown}
     for _ in range(600):  # then the kernel's loop draws the game (at most 60 s)
         if screen.screen is not None and "connected" in screen.header.value:
             break
@@ -157,6 +167,9 @@ def test_a_restarted_kernel_is_back_in_its_seat_before_the_map_is_imported(room,
     assert (at_return["status"], at_return["seat"], at_return["token"], at_return["came_back"]) == (
         "joined", 0, token, True)
     assert at_return["loaded"] == [] and not at_return["drawn"] and at_return["body"] == [], at_return
+    # the line was shown the moment the seat was taken, before any widget was imported
+    assert at_return["shown"]["loaded"] == [], at_return["shown"]
+    assert at_return["shown"]["line"] == f"Room {the_room.code} · Anna · seat 1 · back in your seat"
     assert re.fullmatch(rf"Room {the_room.code} · Anna · seat 1( \(red\))? · back in your seat", at_return["line"]), \
         at_return["line"]
     assert at_return["lobby"] == "The game is under way: your map is on its way…"  # not "waiting for Start"

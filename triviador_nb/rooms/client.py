@@ -23,18 +23,20 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from ..classroom.ack import Ack
 from ..engine import Action
-from ..engine.view import View
 from ..maps import GameMap
 from . import codes, handshake, protocol
 from .protocol import (LANGUAGE_CODE, MAX_HOST_MESSAGE, ProtocolError, action_intent, bot_names, clean_name,
                        map_from_plain)
+
+if TYPE_CHECKING:
+    from ..engine.view import View
 
 ACK_TIMEOUT_S = 5.0  # the longest a click waits for the host's answer
 JOIN_TIMEOUT_S = 8.0  # the longest join() waits for the first answer
@@ -381,6 +383,8 @@ class RoomClient:
                 self.seat = data["you"]["seat"]
                 self.started = bool(data.get("started"))
             elif kind == "view":
+                from ..engine.view import View  # read on this thread, once the seat is taken (issue 24)
+
                 self.view = View.from_dict(data["view"])
                 self.view_at = time.monotonic()
                 self.held = bool(data.get("held"))
