@@ -365,3 +365,43 @@ def test_several_rooms_are_labelled_each_with_its_own_join_line():
     finally:
         teacher.close()
         room_host.close()
+
+
+def test_the_screen_takes_the_place_of_the_room_line_shown_before_it(room, monkeypatch):
+    """One output, one screen (issue 24): the room line a restarted kernel
+    showed at once is replaced by the student's screen when the cell shows
+    it; shown again later (another cell), the screen is a new output."""
+    room_host, the_room = room
+
+    class Display:  # the display of the line, as IPython's display(..., display_id=True) returns it
+        def __init__(self):
+            self.updates = []
+
+        def update(self, obj):
+            self.updates.append(obj)
+
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
+    anna = StudentScreen(the_room.code, "Anna", clock=ManualClock())
+    line = anna.shown_line = Display()
+    anna._ipython_display_()
+    assert line.updates == [anna.widget] and shown == [] and anna.shown_line is None
+    anna._ipython_display_()
+    assert shown == [anna.widget] and line.updates == [anna.widget]
+    anna.close()
+
+
+def test_the_line_shown_at_once_speaks_the_room_s_language():
+    """The line a restarted kernel shows before any widget speaks the room's
+    language (the teacher's), or the kernel's when it has no catalogue for it."""
+    from types import SimpleNamespace
+
+    from triviador_nb.ui import joining
+
+    client = SimpleNamespace(code="K7-PQ45", name="Anna", seat=1, status="joined", came_back=True, language="hu")
+    text = re.sub("<[^>]+>", "", joining.line_html(client))
+    assert text == "Szoba: K7-PQ45 · Anna · 2. hely · újra a helyeden"
+    client.language = "xx"
+    assert re.sub("<[^>]+>", "", joining.line_html(client)) == "Room K7-PQ45 · Anna · seat 2 · back in your seat"
+    assert re.sub("<[^>]+>", "", joining.line_html(client, "cs")) == \
+        "Místnost K7-PQ45 · Anna · místo 2 · zpět na svém místě"

@@ -44,6 +44,7 @@ from .naming import language_here, skill_name
 if TYPE_CHECKING:
     from .screen import GameScreen
 
+
 class StudentScreen:
     """The join form, the lobby and then the game screen of one student.
 
