@@ -144,17 +144,27 @@ def browser(runs: int, old: Path, commit: str) -> None:
     sys.path.insert(0, str(folder))
     from join_driver import run_joining
     from lab_server import jupyter_server
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     out = REPO / "test-artifacts" / "browser" / "rejoin-bench"
     kinds = {"Anna": "this tree", "Cleo": f"baseline {commit}"}
     figures: dict[tuple[str, str], list[tuple[float, float]]] = {}
     print(load(), flush=True)
-    for run in range(runs):
+    run = attempt = 0
+    while run < runs:
+        attempt += 1
+        if attempt > 2 * runs:
+            raise SystemExit(f"only {run} of {runs} runs could be set up in {attempt - 1} tries")
         # a server and a home of its own each run: the kernels of a run before (host.ipynb's, Anna's, still in
         # their rooms) would otherwise be the ones the same notebooks open again
         home = Path(tempfile.mkdtemp(prefix="rejoin-bench-"))
-        with jupyter_server(home, out / f"run-{run + 1}" / "jupyter-server.log") as url:
-            report = run_joining(url, out / f"run-{run + 1}", baseline=old)
+        try:
+            with jupyter_server(home, out / f"try-{attempt}" / "jupyter-server.log") as url:
+                report = run_joining(url, out / f"try-{attempt}", baseline=old)
+        except PlaywrightTimeout as error:  # JupyterLab never ran a notebook (a busy machine): try again
+            print(f"try {attempt}: a page did not get ready ({str(error).splitlines()[0]}); see "
+                  f"{out / f'try-{attempt}'}", flush=True)
+            continue
         for back in report.rejoins:
             problems = [f"{when}: {header!r}" for when, header in (("after the reload", back.reload_header),
                                                                    ("after the restart", back.restart_header))
@@ -171,6 +181,7 @@ def browser(runs: int, old: Path, commit: str) -> None:
                       f"{drawn:.2f} s (join() returned {getattr(back, f'{kind}_join_s'):.2f} s)"
                       + (f" · first line {back.restart_first_line!r}" if kind == "restart" else ""), flush=True)
         print(f"run {run + 1}: {report.rejoins[0].seat_header} · {load()}", flush=True)
+        run += 1
     print(f"in JupyterLab, from the kernel's first execute of the join cell; {runs} runs each; {load()}")
     for (kind, tree), values in sorted(figures.items()):
         print(f"{kind:7} {tree:18}: in the seat {summary([v[0] for v in values])} · screen drawn "

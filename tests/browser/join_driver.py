@@ -210,6 +210,17 @@ def _rejoin(page: Page, name: str, out_dir: Path) -> Rejoin:
     return done
 
 
+def _form_shown(page: Page, screenshot: Path) -> None:
+    """Wait for a student's join form; a Run All a busy JupyterLab swallowed gets Escape and one more."""
+    try:
+        page.get_by_placeholder("K7-PQ45").first.wait_for(timeout=90_000)
+    except PlaywrightTimeout:
+        page.screenshot(path=str(screenshot))
+        page.keyboard.press("Escape")
+        run_all_cells(page)
+        page.get_by_placeholder("K7-PQ45").first.wait_for(timeout=120_000)
+
+
 def _join_by_link(ben: Page, report: JoinReport, out_dir: Path) -> None:
     """Ben opens the teacher's join link in a fresh page, finds the code filled in, types his name and joins.
     A kernel whose page lost its first connection (JupyterLab starting two kernels for the link's page at once,
@@ -248,11 +259,13 @@ def run_joining(url: str, out_dir: Path, baseline: Path | None = None) -> JoinRe
         open_lab(anna, url, timed_student_notebook("Anna"))
         if baseline is None:  # (the benchmark times the rejoins alone: one page fewer on a busy machine)
             _join_by_link(ben, report, out_dir)
+        _form_shown(anna, out_dir / "anna-run-all-blocked.png")
         join_by_form(anna, report.code, "Anna")
         students = {"Anna": anna}
         if baseline is not None:
             cleo = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
             open_lab(cleo, url, timed_student_notebook("Cleo", baseline))
+            _form_shown(cleo, out_dir / "cleo-run-all-blocked.png")
             join_by_form(cleo, report.code, "Cleo")
             students["Cleo"] = cleo
         for name in ("Anna", "Ben") if baseline is None else students:
