@@ -21,8 +21,10 @@ from triviador_nb.classroom import ManualClock
 from triviador_nb.rooms import RoomHost
 from triviador_nb.ui import cells, rejoin, student
 from triviador_nb.ui.join_link import PageInfo, join_link, link_query
-from triviador_nb.ui.student import StudentScreen, join
-from triviador_nb.ui.styles import CSS, MAP_CSS
+from triviador_nb.ui.joining import join
+from triviador_nb.ui.student import StudentScreen
+from triviador_nb.ui.map_styles import MAP_CSS
+from triviador_nb.ui.styles import CSS
 from triviador_nb.ui.teacher import HostScreen
 
 
@@ -100,17 +102,96 @@ def test_after_a_kernel_restart_join_with_nothing_typed_is_back_in_the_seat(room
     back.close()
 
 
+RESTARTED_KERNEL = r"""
+import asyncio, json, re, sys
+
+MAP_SCREEN = ("ipyleaflet", "numpy", "shapely", "triviador_nb.ui.screen", "triviador_nb.ui.map_view",
+              "triviador_nb.classroom.table", "triviador_nb.classroom.journal", "triviador_nb.rooms.host")
+
+def seen(screen):
+    return {"loaded": [m for m in MAP_SCREEN if m in sys.modules], "line": re.sub("<[^>]+>", "", screen.header.value),
+            "lobby": re.sub("<[^>]+>", "", screen.lobby.value), "drawn": screen.screen is not None,
+            "body": [c is getattr(screen.screen, "widget", None) for c in screen.body.children]}
+
+async def main():
+    from triviador_nb.ui import join
+    from triviador_nb.ui import joining
+
+    shown = {}
+
+    def show(client, language):  # what a kernel shows at once, and what it had loaded by then
+        shown.update(loaded=[m for m in ("ipywidgets", *MAP_SCREEN) if m in sys.modules],
+                     line=re.sub("<[^>]+>", "", joining.line_html(client, language)))
+        return None  # (no kernel here to show it in)
+    joining._show_line = show
+    screen = join()  # join.ipynb's cell, nothing typed
+    client = screen.client
+    cell = {**seen(screen), "status": client.status, "seat": client.seat, "token": client.token,
+            "came_back": client.came_back, "shown": shown}
+    for _ in range(600):  # then the kernel's loop draws the game (at most 60 s)
+        if screen.screen is not None and "connected" in screen.header.value:
+            break
+        await asyncio.sleep(0.1)
+    print(json.dumps({"cell": cell, "after": seen(screen)}))
+    screen.close()
+
+asyncio.run(main())
+"""
+
+
+def test_a_restarted_kernel_is_back_in_its_seat_before_the_map_is_imported(room, cell):
+    """Issue 24, "from the moment the student's kernel is ready: in the seat
+    within 1 s, nothing typed": a restarted kernel's join cell takes the seat
+    back with its kept key and its room line says so ("back in your seat"),
+    with ipyleaflet, numpy, shapely, the game screen and the table not yet
+    imported; the map is imported and drawn after the cell, on the kernel's
+    loop, and the line then says "connected". One screen: the body holds the
+    game screen alone. (How fast: benchmarks/rejoin.py.)"""
+    import json
+    import subprocess
+    import sys
+
+    room_host, the_room = room
+    cell()
+    anna = join(the_room.code, "Anna")
+    assert wait_until(lambda: anna.client.seat == 0)
+    the_room.start()
+    assert wait_until(lambda: anna.client.view is not None)
+    token = anna.client.token
+    anna.client.close()  # the kernel dies: no goodbye, its memory gone
+    rejoin.set_live(None)
+    run = subprocess.run([sys.executable, "-c", RESTARTED_KERNEL], capture_output=True, text=True, timeout=180)
+    assert run.returncode == 0, run.stderr[-3000:]
+    kernel = json.loads(run.stdout.strip().splitlines()[-1])
+    at_return, after = kernel["cell"], kernel["after"]
+    assert (at_return["status"], at_return["seat"], at_return["token"], at_return["came_back"]) == (
+        "joined", 0, token, True)
+    assert at_return["loaded"] == [] and not at_return["drawn"] and at_return["body"] == [], at_return
+    # the line was shown the moment the seat was taken, before any widget was imported
+    assert at_return["shown"]["loaded"] == [], at_return["shown"]
+    assert at_return["shown"]["line"] == f"Room {the_room.code} · Anna · seat 1 · back in your seat"
+    assert re.fullmatch(rf"Room {the_room.code} · Anna · seat 1( \(red\))? · back in your seat", at_return["line"]), \
+        at_return["line"]
+    assert at_return["lobby"] == "The game is under way: your map is on its way…"  # not "waiting for Start"
+    assert after["drawn"] and after["body"] == [True], after
+    assert after["line"] == f"Room {the_room.code} · Anna · seat 1 (red) · connected" and after["lobby"] == ""
+    assert {"ipyleaflet", "triviador_nb.ui.screen"} <= set(after["loaded"])
+    assert [(m.name, m.seat) for m in the_room.members()] == [("Anna", 0)]  # her seat, no second one
+
+
 def test_a_student_s_join_imports_nothing_of_the_teacher_s_screen():
     """Issue 24: a restarted kernel's rejoin is mostly its import. ``from
     triviador_nb.ui import join`` and a join load neither the QR code
     library (the teacher's screen draws the code), nor pandas and the
-    reports, nor the setup form, the teacher's screen or the banks."""
+    reports, nor the setup form, the teacher's screen or the banks, nor
+    (until the seat is taken) the map: ipyleaflet, numpy, shapely."""
     import subprocess
     import sys
 
     code = ("import sys; from triviador_nb.ui import join; import triviador_nb.ui.student; "
             "print([m for m in ('segno', 'pandas', 'openpyxl', 'triviador_nb.reports', 'triviador_nb.banks', "
-            "'triviador_nb.ui.setup', 'triviador_nb.ui.teacher', 'triviador_nb.ui.join_link') if m in sys.modules])")
+            "'triviador_nb.ui.setup', 'triviador_nb.ui.teacher', 'triviador_nb.ui.join_link', 'ipyleaflet', "
+            "'numpy', 'shapely', 'triviador_nb.ui.screen') if m in sys.modules])")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "['triviador_nb.ui.join_link']"  # (the link's code and address fill the form)
 
@@ -284,3 +365,43 @@ def test_several_rooms_are_labelled_each_with_its_own_join_line():
     finally:
         teacher.close()
         room_host.close()
+
+
+def test_the_screen_takes_the_place_of_the_room_line_shown_before_it(room, monkeypatch):
+    """One output, one screen (issue 24): the room line a restarted kernel
+    showed at once is replaced by the student's screen when the cell shows
+    it; shown again later (another cell), the screen is a new output."""
+    room_host, the_room = room
+
+    class Display:  # the display of the line, as IPython's display(..., display_id=True) returns it
+        def __init__(self):
+            self.updates = []
+
+        def update(self, obj):
+            self.updates.append(obj)
+
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
+    anna = StudentScreen(the_room.code, "Anna", clock=ManualClock())
+    line = anna.shown_line = Display()
+    anna._ipython_display_()
+    assert line.updates == [anna.widget] and shown == [] and anna.shown_line is None
+    anna._ipython_display_()
+    assert shown == [anna.widget] and line.updates == [anna.widget]
+    anna.close()
+
+
+def test_the_line_shown_at_once_speaks_the_room_s_language():
+    """The line a restarted kernel shows before any widget speaks the room's
+    language (the teacher's), or the kernel's when it has no catalogue for it."""
+    from types import SimpleNamespace
+
+    from triviador_nb.ui import joining
+
+    client = SimpleNamespace(code="K7-PQ45", name="Anna", seat=1, status="joined", came_back=True, language="hu")
+    text = re.sub("<[^>]+>", "", joining.line_html(client))
+    assert text == "Szoba: K7-PQ45 · Anna · 2. hely · újra a helyeden"
+    client.language = "xx"
+    assert re.sub("<[^>]+>", "", joining.line_html(client)) == "Room K7-PQ45 · Anna · seat 2 · back in your seat"
+    assert re.sub("<[^>]+>", "", joining.line_html(client, "cs")) == \
+        "Místnost K7-PQ45 · Anna · místo 2 · zpět na svém místě"

@@ -169,6 +169,10 @@ def play_room_game(url: str, out_dir: Path, viewport: tuple[int, int] = (1366, 9
                 roots[0] = students[0].locator(".tnb-root").first
                 roots[0].locator(".tnb-map path.leaflet-interactive").first.wait_for(timeout=30_000)
                 result.rejoined_s = round(time.monotonic() - begun, 2)
+                try:  # "back in your seat" until the map is drawn, then "connected" (its update may trail the map)
+                    roots[0].locator(".tnb-message", has_text="· connected").first.wait_for(timeout=30_000)
+                except PlaywrightError:
+                    pass  # (the test then says what the line says)
                 result.rejoined_seat = roots[0].locator(".tnb-message").first.inner_text()
                 students[0].screenshot(path=str(out_dir / f"{prefix}-1-rejoined.png"))
             if "Game over" in status:

@@ -49,6 +49,7 @@ from ..engine import (
 )
 from ..engine.actions import ActionParseError
 from ..engine.view import Prompt, View, prompt_id, view
+from .ack import Ack
 from .clock import Clock, LoopClock, Timer
 
 NewGame = Callable[[int, frozenset[str]], tuple[Game, Mapping[int, Bot]]]
@@ -57,33 +58,6 @@ RecordListener = Callable[[str, Game], None]
 #: Seconds of "get ready" after Start before the first prompt's timer runs
 #: (a table made with ``get_ready_s=None`` reads it when it is made).
 GET_READY_S = 3.0
-
-
-@dataclass(frozen=True)
-class Ack:
-    """The table's answer to an intent.
-
-    Attributes:
-        status: ``"accepted"``; ``"late"`` (an answer after the deadline:
-            recorded as no answer, D3); ``"duplicate"`` (this seat's answer to
-            this question is in already); ``"stale"`` (the quoted state has
-            passed); ``"rejected"`` (not allowed now: see ``code``).
-        code: ``"ok"`` or why: an engine error code (``"illegal_territory"``,
-            ``"not_your_turn"``...) or ``"not_started"``, ``"paused"``,
-            ``"held"``, ``"stopped"``, ``"unreadable"``, ``"not_your_seat"``,
-            ``"stale_state"``, ``"already_answered"``, ``"answer_too_late"``.
-        reason: a sentence for the player.
-        ms: the response time the table stamped (answers), else None.
-    """
-
-    status: str
-    code: str
-    reason: str = ""
-    ms: int | None = None
-
-    @property
-    def accepted(self) -> bool:
-        return self.status == "accepted"
 
 
 class Deadline:

@@ -12,7 +12,7 @@
 No widgets here: the screens are in ``triviador_nb.ui`` (``host()``, ``join()``).
 """
 
-from importlib import import_module
+from ..lazy import lazy_names
 
 from .codes import CodeError
 
@@ -20,14 +20,9 @@ _WHERE = {"JoinError": "client", "RoomClient": "client", "room_url": "client", "
           "RoomError": "rooms", "Rooms": "rooms"}
 
 
-def __getattr__(name: str):
-    """Each name is imported when first asked for: a student's kernel needs the
-    client alone, not the host, its rooms and their banks (issue 24)."""
-    if name not in _WHERE:
-        raise AttributeError(f"module 'triviador_nb.rooms' has no attribute {name!r}")
-    value = getattr(import_module(f".{_WHERE[name]}", __name__), name)
-    globals()[name] = value
-    return value
-
 __all__ = ["CodeError", "JoinError", "Room", "RoomClient", "RoomError", "RoomHost", "Rooms",
            "room_url"]
+
+# each name is imported when first asked for: a student's kernel needs the client alone, not the host, its rooms
+# and their banks (issue 24)
+__getattr__, __dir__ = lazy_names(__name__, _WHERE)

@@ -24,18 +24,20 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from ..classroom import Ack
+from ..classroom.ack import Ack
 from ..engine import Action
-from ..engine.view import View
 from ..maps import GameMap
 from . import codes, handshake, protocol
 from .protocol import (LANGUAGE_CODE, MAX_HOST_MESSAGE, ProtocolError, action_intent, bot_names, clean_name,
                        map_from_plain)
+
+if TYPE_CHECKING:
+    from ..engine.view import View
 
 ACK_TIMEOUT_S = 5.0  # the longest a click waits for the host's answer
 JOIN_TIMEOUT_S = 8.0  # the longest join() waits for the first answer
@@ -152,6 +154,10 @@ class RoomClient:
             lobby: the latest lobby message.
         language: the room's language code (``"hu"``), from its ``welcome``;
             None from a host that does not send one.
+        started: the room's game is under way (the last ``welcome`` or
+            ``lobby`` said so): a seat's view is on its way.
+        came_back: this join took a seat this kernel's key had already (a
+            kernel restarted, a connection back): the student is back in it.
         status: ``"connecting"``, ``"joined"``, ``"reconnecting"``,
             ``"closed"`` (the teacher closed the room) or ``"refused"``.
         message: the room's latest sentence (an error, a refusal: the host's
@@ -191,6 +197,8 @@ class RoomClient:
         self.bot_names: dict[int, dict] = {}
         self.lobby: dict[str, Any] = {}
         self.language: str | None = None
+        self.started = False
+        self.came_back = self.token is not None
         self.status = "connecting"
         self.message = ""
         self.notice = ""
@@ -368,12 +376,14 @@ class RoomClient:
             if kind == "welcome":
                 if self.token is None:  # the first join: the key comes once, and is kept
                     self.token = data["token"]
+                    self.came_back = False
                 self.seat, self.name = data["seat"], data["name"]
                 if "map" in data:
                     self.game_map = map_from_plain(data["map"])
                 language = data.get("language")
                 if isinstance(language, str) and LANGUAGE_CODE.fullmatch(language):
                     self.language = language
+                self.started = bool(data.get("started"))
                 if self.status == "reconnecting":
                     self.rejoins += 1
                 self.status, self.message, self.notice, self._met_fake = "joined", "", "", False
@@ -382,7 +392,10 @@ class RoomClient:
             elif kind == "lobby":
                 self.lobby = data
                 self.seat = data["you"]["seat"]
+                self.started = bool(data.get("started"))
             elif kind == "view":
+                from ..engine.view import View  # read on this thread, once the seat is taken (issue 24)
+
                 self.view = View.from_dict(data["view"])
                 self.view_at = time.monotonic()
                 self.held = bool(data.get("held"))

@@ -12,11 +12,12 @@ back in its seat sooner).
 from __future__ import annotations
 
 import sys
-from importlib import import_module
 from types import ModuleType
 
+from ..lazy import lazy_names
+
 _WHERE = {"play": "single_screen", "resume": "single_screen", "setup": "setup", "GameSetup": "setup",
-          "host": "teacher", "teach": "teacher", "HostScreen": "teacher", "join": "student",
+          "host": "teacher", "teach": "teacher", "HostScreen": "teacher", "join": "joining",
           "StudentScreen": "student", "GameApp": "app", "LoopClock": "..classroom", "ManualClock": "..classroom",
           "resolve_bank": "..banks", "resolve_map": "..maps"}
 
@@ -24,17 +25,7 @@ __all__ = ["play", "resume", "setup", "host", "teach", "join", "GameApp", "GameS
            "LoopClock", "ManualClock", "resolve_bank", "resolve_map"]
 
 
-def __getattr__(name: str):
-    if name not in _WHERE:
-        raise AttributeError(f"module 'triviador_nb.ui' has no attribute {name!r}")
-    module = _WHERE[name]
-    value = getattr(import_module(module if module.startswith("..") else "." + module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _WHERE)
 
 
 class _Package(ModuleType):

@@ -36,7 +36,7 @@ POINTS_FONT = (15.0, 1.3, 7.0, 26.0)  # of a score label (a value with its seat 
 MARK_EM = 1.40
 DIGIT_EM = 0.70
 VALUE_LINE_EM = 1.16
-CASTLE_LINE_EM = 1.55  # the castle drawing's height (styles.MAP_CSS); it is narrower than a base's value
+CASTLE_LINE_EM = 1.55  # the castle drawing's height (map_styles.MAP_CSS); it is narrower than a base's value
 VALUE_DIGITS = (3, 4)  # the widest value of a territory (200, 400) and of a base (1000)
 # (dx, dy) shifts in em, and wrap widths in em, tried for each name; the first is where CSS puts it.
 SHIFTS = ((0.0, 0.0), (0.0, 0.7), (-1.6, 0.3), (1.6, 0.3), (0.0, 1.4), (-2.6, 0.0), (2.6, 0.0),

@@ -43,7 +43,7 @@ from .browser_input import BrowserInput
 from .cells import close_widgets
 from .label_layout import AREA_LIMIT, Placement, place_names, wrapped_lines
 from .palette import BORDER, FREE, HIGHLIGHT
-from .styles import MAP_CSS
+from .map_styles import MAP_CSS
 from .territory_lookup import TerritoryLookup
 
 # The game map's height: as tall as fits beside JupyterLab's menus and the

@@ -1,42 +1,49 @@
-"""A student's screen in a room: join with the code, then the game screen.
+"""A student's screen in a room: the join form, the lobby, then the game screen.
 
-:func:`join` connects to the teacher's room (``triviador_nb.rooms``) and shows
-the lobby until the teacher presses Start, then the one game screen
+:class:`StudentScreen` connects to the teacher's room (``triviador_nb.rooms``)
+and shows the lobby until the teacher presses Start, then the one game screen
 (:class:`~.screen.GameScreen`) for the student's seat, fed by the views the
 room sends. Without a code it shows a small form (the address of another
 computer folded under it). A refused join (a wrong code, a name in use) is a
-message on screen, never a traceback.
+message on screen, never a traceback. :func:`~.joining.join` makes it (and
+finds it again after a reload of the page, or fills it from the last join
+after a kernel restart: :mod:`.rejoin`); a join link (:mod:`.join_link`)
+fills in the code and address.
 
-Rejoining needs nothing typed (issue 24): after a reload of the page the
-kernel's connection is still up, and running the cell again shows the same
-screen at once; after a kernel restart the form comes back filled from the
-last join (:mod:`.rejoin`) and, during the lesson, joins by itself. A join
-link (:mod:`.join_link`) fills in the code and address.
+Back in the seat first, the map after (issue 24: "in the seat within 1 s"
+of a restarted kernel): the room line ("Room K7-PQ45 · Anna · seat 2 · back
+in your seat") is on screen when the join cell has run; the game screen
+(:mod:`.screen`, with ipyleaflet and the map's layout) is imported and drawn
+after the cell, on the kernel's loop.
 """
 
 from __future__ import annotations
 
 import os
 import time
-
 from html import escape
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
 from ..classroom import Clock, LoopClock
 from .. import words
-from ..i18n import SOURCE, _, current_language, environment_language, set_language, speaking
+from ..i18n import SOURCE, _, current_language, environment_language, speaking
 from ..rooms import codes
 from ..rooms.client import JoinError, RoomClient, room_url
 from ..rooms.codes import CodeError
-from .hub import hub_service_address, hub_token_for
+from .hub import hub_service_address
 from .sources import RemoteSource, notice_text, refusal_text
-from .cells import close_widgets, shown_by_cell
+from .cells import close_widgets
 from .join_link import PageInfo, link_query
-from .rejoin import LastJoin, live, recall, remember, set_live
-from .screen import GameScreen
+from .rejoin import LastJoin, live, remember, set_live
+from .room_line import is_code, message_html, open_client, room_line
 from .styles import CSS
 from .naming import language_here, skill_name
+
+if TYPE_CHECKING:
+    from .screen import GameScreen
+
 
 class StudentScreen:
     """The join form, the lobby and then the game screen of one student.
@@ -45,6 +52,10 @@ class StudentScreen:
         code, name, address: as for :func:`join`; with no code, the form waits.
         join_now: join at once when a code and a name are given (False: fill
             the form and wait for Join).
+        client: a connection made already (:func:`~.joining.join`, back in
+            the seat before this screen was built): the screen takes it.
+        refused: why a join tried already was refused (JoinError,
+            CodeError, ValueError): said on the screen, the form filled.
         clock: the loop the widgets live on (the kernel's by default).
         language: the student's choice of language (``"cs"``); None: the
             room's language once joined (the teacher's), or the kernel's
@@ -57,18 +68,26 @@ class StudentScreen:
         client: the room connection once joined (None before).
         screen: the game screen once the game is under way (None before).
         widget: the root widget.
+        seated_at: ``time.monotonic()`` when the room took the seat and the
+            room line could say so (None before).
+        shown_line: the display of the room line shown before this screen
+            was built (:func:`~.joining.join` in a kernel), which the screen
+            takes the place of when the cell shows it; else None.
     """
 
     def __init__(self, code: str | None = None, name: str | None = None, address: str | None = None,
-                 clock: Clock | None = None, language: str | None = None, join_now: bool = True):
+                 clock: Clock | None = None, language: str | None = None, join_now: bool = True,
+                 client: RoomClient | None = None, refused: Exception | None = None):
         with speaking(language or _form_language()) as self.language:
             self._chosen = language is not None
-            self._build(code, name, address, clock, join_now)
+            self._build(code, name, address, clock, join_now, client, refused)
 
     def _build(self, code: str | None, name: str | None, address: str | None, clock: Clock | None,
-               join_now: bool) -> None:
+               join_now: bool, client: RoomClient | None, refused: Exception | None) -> None:
         self.clock = clock or LoopClock()
         self.client: RoomClient | None = None
+        self.seated_at: float | None = None
+        self.shown_line: Any = None
         self.screen: GameScreen | None = None
         self._closed = False
         self.header = w.HTML()
@@ -104,7 +123,11 @@ class StudentScreen:
                          if self.name_box.disabled else
                          _("Type the room code from the teacher's screen and your name, then press Join.")))
         self._link_given()  # Voila's $QUERY_STRING is there already
-        if code and name and join_now and self.code_box.value == code:  # (a join link's other code waits)
+        if client is not None:
+            self._adopt(client, address)
+        elif refused is not None:
+            self._refused(refused)
+        elif code and name and join_now and self.code_box.value == code:  # (a join link's other code waits)
             self.connect(code, name, address)
 
     def _address(self) -> str | None:
@@ -125,7 +148,7 @@ class StudentScreen:
         client = self.client
         if client is None or self._closed or client.status in ("closed", "refused"):
             return False
-        if code is not None and (not _is_code(code) or codes.normalise(code) != codes.normalise(client.code)):
+        if code is not None and (not is_code(code) or codes.normalise(code) != codes.normalise(client.code)):
             return False
         if name is not None and " ".join(name.split()).casefold() != client.name.casefold():
             return False
@@ -133,6 +156,17 @@ class StudentScreen:
 
     def _repr_mimebundle_(self, **kwargs: object) -> dict:
         return self.widget._repr_mimebundle_(**kwargs)
+
+    def _ipython_display_(self) -> None:
+        """Shown by a cell: in the place of the room line shown before the
+        screen was built (one output, the line then the screen), else anew."""
+        from IPython.display import display
+
+        line, self.shown_line = self.shown_line, None
+        if line is not None:
+            line.update(self.widget)
+        else:
+            display(self.widget)
 
     def connect(self, code: str, name: str, address: str | None = None) -> bool:
         """Join room ``code`` as ``name``; True when the room let us in (else
@@ -144,17 +178,27 @@ class StudentScreen:
         if self.client is not None:
             return True
         self._say(escape(_("Joining room {code}…").format(code=code.strip())))
-        address_given, address = address, address or hub_service_address()
         try:
-            client = RoomClient(code, name or os.environ.get("JUPYTERHUB_USER", ""), address,
-                                hub_token=hub_token_for(room_url(code, address) if _is_code(code) else ""))
-        except JoinError as refused:
+            client = open_client(code, name, address)
+        except (JoinError, CodeError, ValueError) as refused:
+            self._refused(refused)
+            return False
+        self._adopt(client, address)
+        return True
+
+    def _refused(self, refused: Exception) -> None:
+        """Say why the room refused the join (or the code or name could not be used)."""
+        if isinstance(refused, JoinError):
             self._say(escape(refusal_text(refused.code, refused.data, str(refused))), warn=True)
-            return False
-        except (CodeError, ValueError) as refused:
+        else:
             self._say(escape(str(refused)), warn=True)
-            return False
+
+    def _adopt(self, client: RoomClient, address_given: str | None) -> None:
+        """Take ``client``, in its room now: remember the join, speak the
+        room's language, show the room line (the game screen after the cell)."""
         self.client = client
+        if self.seated_at is None:
+            self.seated_at = time.monotonic()
         remember(LastJoin(client.code, client.name, address_given or "", time.time()))
         set_live(self)
         room_language = None if self._chosen else language_here(client.language)
@@ -163,8 +207,8 @@ class StudentScreen:
         self.form.layout.display = "none"
         client.on_change(lambda: self.clock.call_soon_threadsafe(self._guarded_refresh))
         with speaking(self.language):
-            self._refresh()
-        return True
+            self._refresh(draw=False)  # the room line now; the game screen once the cell has shown it
+        self.clock.call_soon_threadsafe(self._guarded_refresh)
 
     def _guarded_refresh(self) -> None:
         with speaking(self.language):
@@ -174,31 +218,19 @@ class StudentScreen:
                 self._say(escape(_("Something went wrong ({error}); the room goes on.")
                                  .format(error=f"{type(error).__name__}: {error}")), warn=True)
 
-    def _refresh(self) -> None:
+    def _refresh(self, draw: bool = True) -> None:
+        """Show the room line, the lobby or the game; ``draw`` False leaves
+        the game screen to a later refresh (the join cell's own: the student
+        sees the room line before the map is imported and built)."""
         client = self.client
         if client is None or self._closed:
             return
-        seat = client.seat
         seats = client.lobby.get("seats", [])
-        if seat is None:
-            where = _("watching")
-        elif client.view is not None:
-            where = _("seat {n} ({colour})").format(n=seat + 1, colour=words.colour_label(client.view.players[seat].colour))
-        else:
-            where = _("seat {n}").format(n=seat + 1)
         if client.status in ("closed", "refused") and live() is self:  # out of the room: no rejoin by itself
             set_live(None)
             remember(LastJoin(client.code, client.name, self._address() or "", time.time(), in_room=False))
-        state = {"joined": _("connected"), "reconnecting": _("connection lost: reconnecting…"),
-                 "closed": _("the room is closed"), "refused": _("disconnected")}.get(client.status, client.status)
-        warn = client.status != "joined"
-        line = escape(_("Room {code} · {name} · {where} · {state}").format(code=client.code, name=client.name,
-                                                                        where=where, state=state))
-        message = notice_text(client)
-        if message:
-            line += f"<br>{escape(message)}"
-        self._say(line, warn=warn)
-        if client.view is None:
+        self._say_room_line(client)
+        if client.view is None and not client.started:
             rows = ""
             for s in seats:
                 who = ", ".join(s["members"]) or (_("bot · {skill}").format(skill=skill_name(s["bot"])) if s["bot"]
@@ -212,20 +244,35 @@ class StudentScreen:
                                 f'{escape(_("Waiting for the teacher to press Start…"))}</p>'
                                 f'<table class="tnb-scores">{rows}</table>{extra}</div>')
             return
-        self.lobby.value = ""
-        if client.game_map is not None and (self.screen is None or self.screen.seat != seat):
+        seat = client.seat
+        if draw and client.view is not None and client.game_map is not None and (self.screen is None
+                                                                                  or self.screen.seat != seat):
+            from .screen import GameScreen  # ipyleaflet, the map's layout: after the room line is on screen
+
             if self.screen is not None:
                 self.screen.close()
             self.screen = GameScreen(RemoteSource(client, self.clock), client.game_map, seat, start_button=False,
                                      language=self.language)
             self.body.children = [self.screen.widget]
+            self._say_room_line(client)  # "back in your seat" has done its work: the game is on screen
+        # back in a game under way, the map not drawn yet: say it is coming (not "waiting for Start")
+        self.lobby.value = "" if self.screen is not None else (
+            f'<div class="tnb-lobby"><p style="font-size:20px">'
+            f'{escape(_("The game is under way: your map is on its way…"))}</p></div>')
+
+    def _say_room_line(self, client: RoomClient) -> None:
+        """The room line (:func:`~.room_line.room_line`) and the room's latest notice under it."""
+        seat = client.seat
+        colour = (words.colour_label(client.view.players[seat].colour) if seat is not None and client.view is not None
+                  else None)
+        line = escape(room_line(client, colour, game_shown=self.screen is not None))
+        message = notice_text(client)
+        if message:
+            line += f"<br>{escape(message)}"
+        self._say(line, warn=client.status != "joined")
 
     def _say(self, html: str, warn: bool = False) -> None:
-        css = "tnb-warn" if warn else "tnb-note"
-        # two lines always: a message from the room appearing on the second line must not move the map
-        # under a student's click
-        self.header.value = (f'<div class="tnb-message" style="font-size:18px;min-height:2.8em">'
-                             f'<span class="{css}">{html}</span></div>')
+        self.header.value = message_html(html, warn)
 
     def close(self) -> None:
         """Leave the room and close the widgets."""
@@ -239,60 +286,9 @@ class StudentScreen:
         close_widgets(self.widget)
 
 
-def _is_code(code: str) -> bool:
-    try:
-        codes.normalise(code)
-        return True
-    except CodeError:
-        return False
-
-
 def _form_language() -> str | None:
     """The join form's language before a room is joined, when no language
     was chosen: the kernel's once it was set (``set_language``), else the
     one the kernel's environment asks for (a hub sets ``LANG`` per user),
     else None (the kernel's: English)."""
     return environment_language() if current_language() == SOURCE else None
-
-
-def join(code: str | None = None, name: str | None = None, address: str | None = None,
-         language: str | None = None) -> StudentScreen:
-    """Join the teacher's room and play your seat.
-
-    Args:
-        code: the room code on the teacher's screen (``"K7-PQ45"``); None
-            shows a form to type it in.
-        name: your name (or your team's), 1-40 characters.
-        address: where the teacher's computer is, when it is not this
-            machine: the address on the teacher's screen (``"192.168.1.20"``).
-        language: the language of your screen (``"cs"``), made this
-            kernel's language (:func:`triviador_nb.i18n.set_language`); None:
-            the teacher's (the room's), or this kernel's when it does not have
-            the teacher's; before joining, the kernel's, or its environment's
-            (``LANG``) when the kernel was never told one.
-
-    Returns:
-        The :class:`StudentScreen` (the cell's value). Run the cell again to
-        rejoin: after a reload of the page this kernel's screen, still in its
-        room, is shown again at once (when ``code``, ``name`` and ``address``
-        are None or its own); after a kernel restart, with no arguments, the
-        form is filled from the last join and, within
-        :data:`~.rejoin.REJOIN_WITHIN_S` of it while the student was still in
-        the room, joins by itself (the seat's key finds the seat again).
-
-    Raises:
-        LanguageError: no catalogue for ``language`` (the message lists the
-            languages there are).
-    """
-    if language is not None:
-        language = set_language(language)
-    screen = live()
-    if screen is None or not screen.same_room(code, name, address):
-        last = recall() if code is None and name is None and address is None else None
-        if last is not None:
-            screen = StudentScreen(last.code, last.name, last.address or None, language=language,
-                                   join_now=last.fresh())
-        else:
-            screen = StudentScreen(code, name, address, language=language)
-    shown_by_cell(screen)
-    return screen
