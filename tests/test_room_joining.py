@@ -277,6 +277,33 @@ def test_a_join_link_fills_the_form(monkeypatch):
     assert StudentScreen(clock=ManualClock()).code_box.value == "AB-CDEF"
 
 
+def test_a_join_link_of_a_hungarian_room_opens_the_form_in_hungarian(monkeypatch):
+    """The tryout of issue 24: a student whose kernel has no Hungarian in its environment opened the
+    Hungarian teacher's link and met an English form. The link carries the room's language; the form
+    takes it before the join, unless the student chose a language."""
+    monkeypatch.delenv("LANG", raising=False)
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    lab = _page("http://127.0.0.1:8888", "/lab/tree/notebooks/host.ipynb")
+    link = join_link(lab, "K7-PQ45", language="hu")
+    assert link == "http://127.0.0.1:8888/lab/tree/notebooks/join.ipynb?code=K7-PQ45&lang=hu"
+    form = StudentScreen(clock=ManualClock())
+    assert form.join_button.description == "Join"
+    form.page.loaded_from = link  # the browser reports the address the page was loaded from
+    assert form.language == "hu" and form.code_box.value == "K7-PQ45"
+    assert (form.code_box.description, form.name_box.description, form.join_button.description) == (
+        "Szobakód", "Neved", "Belépés")
+    assert form.elsewhere.titles == ("Másik gépen?",)
+    chosen = StudentScreen(clock=ManualClock(), language="cs")
+    chosen.page.loaded_from = link
+    assert chosen.language == "cs" and chosen.join_button.description != "Belépés"
+    made_up = StudentScreen(clock=ManualClock())
+    before = made_up.language
+    made_up.page.loaded_from = link.replace("lang=hu", "lang=xx")  # no such catalogue: the form stays as it was
+    assert made_up.language == before != "xx" and made_up.code_box.value == "K7-PQ45"
+
+
 def qr_matrix_drawn(svg: str) -> list[list[int]]:
     """The modules segno's SVG path draws (rows of 0/1, the quiet zone included)."""
     size = int(re.search(r'd="M0 0h(\d+)v', svg).group(1))
@@ -302,8 +329,8 @@ def test_the_teacher_s_screen_shows_the_link_and_its_qr_code(room):
         teacher.page.path = "/lab/tree/notebooks/host.ipynb"
         teacher.page.origin = "http://127.0.0.1:8888"
         teacher.clock.run_pending()
-        link = f"http://127.0.0.1:8888/lab/tree/notebooks/join.ipynb?code={the_room.code}"
-        assert f'href="{link}"' in teacher.codes.value
+        link = f"http://127.0.0.1:8888/lab/tree/notebooks/join.ipynb?code={the_room.code}&lang=en"  # the room speaks English
+        assert f'href="{link.replace("&", "&amp;")}"' in teacher.codes.value
         svg = re.search(r"<svg.*?</svg>", teacher.codes.value).group(0)
         expected = segno.make(link, error="m", micro=False)
         with_border = [[0] * 4 + list(row) + [0] * 4 for row in expected.matrix]

@@ -208,7 +208,7 @@ def test_students_join_by_the_link_and_rejoin_with_nothing_typed(server_url):
     print(f"\nroom {report.code}: link {report.link}; after a reload join() returned {report.reload_join_s} s and "
           f"the map was on the page {report.reload_s} s after the join cell began; after a kernel restart "
           f"{report.restart_join_s} s (import and rejoin) and {report.restart_s} s")
-    assert report.link.endswith(f"/lab/tree/notebooks/join.ipynb?code={report.code}"), report.link
+    assert report.link.endswith(f"/lab/tree/notebooks/join.ipynb?code={report.code}&lang=en"), report.link
     assert report.link_code_filled == report.code and report.link_address_filled == ""
     assert report.lobby_text.startswith("2 of 3 seats"), report.lobby_text
     # back in the same seat with nothing typed: after the reload the game at once, no form; after the restart

@@ -83,7 +83,7 @@ class PageInfo(anywidget.AnyWidget):
         self.layout.display = "none"  # drawn (so it reports) but never seen
 
 
-def join_link(page: PageInfo, code: str, address: str | None = None) -> str | None:
+def join_link(page: PageInfo, code: str, address: str | None = None, language: str | None = None) -> str | None:
     """The link that opens ``join.ipynb`` with room ``code`` (and ``address``)
     filled in, for students of the server ``page`` is served from; None
     before the browser has said where that is.
@@ -93,6 +93,8 @@ def join_link(page: PageInfo, code: str, address: str | None = None) -> str | No
         code: the room code (``"K7-PQ45"``).
         address: what a student gives as ``address=`` (``"192.168.1.20"``,
             ``"wss://hub/services/triviador/"``), None when the code alone finds the room.
+        language: the room's language (``"hu"``): the join form opens in it
+            before the student joins (issue 24), unless the student chose one.
 
     Returns:
         ``<origin><hub>/user-redirect/lab/tree/<folder>/join.ipynb?code=K7-PQ45``
@@ -112,7 +114,8 @@ def join_link(page: PageInfo, code: str, address: str | None = None) -> str | No
                 notebook = page.path.split(marker, 1)[1]
                 break
     folder = posixpath.dirname(notebook.strip("/"))
-    query = {"code": codes.shown(code), **({"address": address} if address else {})}
+    query = {"code": codes.shown(code), **({"address": address} if address else {}),
+             **({"lang": language} if language else {})}
     return (f"{page.origin}{base if base.startswith('/') else '/' + base}"
             f"{'voila/render' if voila else 'lab/tree'}/"
             f"{quote(posixpath.join(folder, JOIN_NOTEBOOK))}?{urlencode(query)}")
@@ -135,11 +138,11 @@ def qr_svg(link: str) -> str:
 
 
 def link_query(page: PageInfo | None = None) -> dict[str, str]:
-    """The room ``code`` and ``address`` a join link carried to this page:
-    from ``page`` (the address JupyterLab loaded) or, in Voila, from
-    ``$QUERY_STRING``; only those two keys, each only when given."""
+    """The room ``code``, ``address`` and language (``lang``) a join link
+    carried to this page: from ``page`` (the address JupyterLab loaded) or,
+    in Voila, from ``$QUERY_STRING``; only those keys, each only when given."""
     query = urlsplit(page.loaded_from).query if page is not None and page.loaded_from else ""
     if not query:
         query = os.environ.get("QUERY_STRING", "")
     found = parse_qs(query)
-    return {key: found[key][0].strip() for key in ("code", "address") if found.get(key) and found[key][0].strip()}
+    return {key: found[key][0].strip() for key in ("code", "address", "lang") if found.get(key) and found[key][0].strip()}

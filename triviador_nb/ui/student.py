@@ -92,20 +92,18 @@ class StudentScreen:
         self._closed = False
         self.header = w.HTML()
         label = {"description_width": "115px"}  # "Kód místnosti", "Tvoje jméno": never cut
-        self.code_box = w.Text(value=code or "", placeholder="K7-PQ45", description=_("Room code"),
-                               layout={"width": "285px"}, style=label)
-        self.name_box = w.Text(value=name or "", placeholder=_("your name"), description=_("Your name"),
-                               continuous_update=False, layout={"width": "345px"}, style=label)
-        self.join_button = w.Button(description=_("Join"), button_style="primary", layout={"width": "120px",
-                                                                                         "height": "40px"})
-        self.address_box = w.Text(value=address or "", placeholder="192.168.1.20", description=_("Address"),
+        self.code_box = w.Text(value=code or "", placeholder="K7-PQ45", layout={"width": "285px"}, style=label)
+        self.name_box = w.Text(value=name or "", continuous_update=False, layout={"width": "345px"}, style=label)
+        self.join_button = w.Button(button_style="primary", layout={"width": "120px", "height": "40px"})
+        self.address_box = w.Text(value=address or "", placeholder="192.168.1.20",
                                   layout={"width": "420px"}, style={"description_width": "90px"})
         self.address_box.add_class("tnb-address")
-        self.elsewhere = w.Accordion(children=[w.VBox([w.HTML('<span class="tnb-note">{}</span>'.format(escape(
-            _("When the room is on another computer: the address on the teacher's screen.")))), self.address_box])],
-            titles=(_("Another computer?"),), selected_index=0 if address else None, layout={"width": "560px"})
+        self.address_note = w.HTML()
+        self.elsewhere = w.Accordion(children=[w.VBox([self.address_note, self.address_box])],
+                                     selected_index=0 if address else None, layout={"width": "560px"})
         if os.environ.get("JUPYTERHUB_USER") and hub_service_address() is not None:  # the hub says who you are
             self.name_box.value, self.name_box.disabled = os.environ["JUPYTERHUB_USER"], True
+        self._word_form()
         self.join_button.on_click(lambda _b: self.connect(self.code_box.value, self.name_box.value, self._address()))
         self.name_box.observe(lambda _c: self.connect(self.code_box.value, self.name_box.value, self._address())
                               if self.code_box.value.strip() and self.name_box.value.strip() else None, "value")
@@ -119,9 +117,7 @@ class StudentScreen:
                              layout={"width": "100%"})
         self.widget.add_class("tnb-root")
         self.widget.add_class("tnb-view-whole")  # brought into view whole, the room line above the game included
-        self._say(escape(_("Type the room code from the teacher's screen, then press Join: the hub knows your name.")
-                         if self.name_box.disabled else
-                         _("Type the room code from the teacher's screen and your name, then press Join.")))
+        self._say_how()
         self._link_given()  # Voila's $QUERY_STRING is there already
         if client is not None:
             self._adopt(client, address)
@@ -129,6 +125,20 @@ class StudentScreen:
             self._refused(refused)
         elif code and name and join_now and self.code_box.value == code:  # (a join link's other code waits)
             self.connect(code, name, address)
+
+    def _word_form(self) -> None:
+        """The join form's words, in the screen's language."""
+        self.code_box.description, self.name_box.description = _("Room code"), _("Your name")
+        self.name_box.placeholder, self.join_button.description = _("your name"), _("Join")
+        self.address_box.description = _("Address")
+        self.address_note.value = '<span class="tnb-note">{}</span>'.format(escape(
+            _("When the room is on another computer: the address on the teacher's screen.")))
+        self.elsewhere.titles = (_("Another computer?"),)
+
+    def _say_how(self) -> None:
+        self._say(escape(_("Type the room code from the teacher's screen, then press Join: the hub knows your name.")
+                         if self.name_box.disabled else
+                         _("Type the room code from the teacher's screen and your name, then press Join.")))
 
     def _address(self) -> str | None:
         return self.address_box.value.strip() or None
@@ -141,6 +151,12 @@ class StudentScreen:
         self.code_box.value = given["code"]
         if given.get("address"):
             self.address_box.value, self.elsewhere.selected_index = given["address"], 0
+        room_language = language_here(given.get("lang")) if given.get("lang") else None
+        if room_language is not None and not self._chosen and room_language != self.language:
+            self.language = room_language  # the link's room speaks it: the form does too, before the join
+            with speaking(self.language):
+                self._word_form()
+                self._say_how()
 
     def same_room(self, code: str | None, name: str | None, address: str | None) -> bool:
         """In room ``code`` as ``name`` through ``address`` now, or reconnecting

@@ -260,7 +260,8 @@ class HostScreen:
                 f"<code>{escape(example(c))}</code></div>" for i, c in enumerate(self.room_codes))
         else:
             room_codes = " ".join(f'<span class="tnb-code">{escape(c)}</span>' for c in self.room_codes)
-        link = join_link(self.page, self.shown, join_address) if self.shown else None
+        room_language = self.client.states.get(self.shown, {}).get("language") if self.shown else None
+        link = join_link(self.page, self.shown, join_address, room_language or self.language) if self.shown else None
         shared = ""
         if link is not None:
             label = (_("Room {n}").format(n=self.room_codes.index(self.shown) + 1) + ": ") if several else ""
