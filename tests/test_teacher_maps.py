@@ -10,6 +10,7 @@ island... Squares share whole edges (a border); diagonal ones touch at a point.
 from __future__ import annotations
 
 import json
+import re
 import math
 import random
 import tempfile
@@ -642,6 +643,22 @@ def test_the_form_names_its_own_controls_in_map_messages(form, tmp_path):
     form.new_game.click()
     assert form.app is not app and len(form.app.game.board) == 16
     assert "merged into 1 territory" in form.error.value  # the warnings, as notes
+
+
+def test_the_form_says_what_a_long_map_check_is_doing(form, tmp_path):
+    """Issue 25: a 168 MB map took minutes with nothing on the screen. Each step of the check shows
+    under the form while it runs (every value the line took is kept here, as the page would get it)."""
+    shown: list[str] = []
+    form.error.observe(lambda change: shown.append(change["new"]), "value")
+    form.map_file.value = str(nom_map(tmp_path))
+    form.name_property.value, form.merge.value, form.links.value = "nom", True, "Insel = R2C4"
+    form.new_game.click()
+    steps = [re.sub(r"<[^>]+>", "", value) for value in shown if "Checking your map file" in value]
+    assert steps[0].startswith("Checking your map file: reading 0.0 MB…")
+    assert any("outlines read; converting coordinates" in step for step in steps)
+    assert any("measuring the borders" in step for step in steps)
+    assert "Checking your map file" not in form.error.value  # the game is on: the notes replace the steps
+    assert len(form.app.game.board) == 16
 
 
 def test_the_form_words_for_the_loading_options():

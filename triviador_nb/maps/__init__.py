@@ -134,6 +134,7 @@ def resolve_map(
     name_property: str | None = None,
     links: Iterable[Sequence[str]] | None = None,
     merge_by_name: bool = False,
+    progress: Callable[[str], None] | None = None,
 ) -> GameMap:
     """A map from a built-in name (e.g. ``"hungary"``), a GeoJSON path, a
     map, or a map's :attr:`~.model.GameMap.loaded_with`.
@@ -141,9 +142,9 @@ def resolve_map(
     Args:
         players: the rule set's player count; a teacher's own map must hold
             that many non-adjacent bases (D15).
-        name_property, links, merge_by_name: as :func:`load_map` (``links``
-            also apply to a built-in map; a map given as a GameMap is
-            returned as it is).
+        name_property, links, merge_by_name, progress: as :func:`load_map`
+            (``links`` also apply to a built-in map; a map given as a
+            GameMap is returned as it is).
 
     Raises:
         MapError: the file breaks the format or the rules (every problem
@@ -158,7 +159,8 @@ def resolve_map(
         return load_map(str(game_map["path"]), players=players, name_property=game_map.get("name_property"),
                         links=[tuple(link) for link in game_map.get("links") or ()],
                         merge_by_name=bool(game_map.get("merge_by_name")))
-    options = {"name_property": name_property, "links": links, "merge_by_name": merge_by_name}
+    options = {"name_property": name_property, "links": links, "merge_by_name": merge_by_name,
+               "progress": progress}
     text = str(game_map)
     if text.endswith((".geojson", ".json")) or Path(text).exists():
         return load_map(game_map, players=players, **options)
@@ -173,6 +175,7 @@ def load_map(
     links: Iterable[Sequence[str]] | None = None,
     players: int = 3,
     merge_by_name: bool = False,
+    progress: Callable[[str], None] | None = None,
 ) -> GameMap:
     """Read and validate a map file: a built map or a teacher's own GeoJSON.
 
@@ -191,6 +194,9 @@ def load_map(
         merge_by_name: for a teacher's own map, make the features that share
             a name one territory (their geometry united), as for a map drawn
             one feature per island. Without it a repeated name is an error.
+        progress: told a sentence (English) at each step of a teacher's map
+            while it is checked (as :func:`check_map`), e.g. the setup form's
+            status line during a long check.
 
     Coordinates: GeoJSON's longitude/latitude degrees (WGS 84); a file in a
     projected CRS is converted when its ``"crs"`` member names the CRS, or
@@ -213,7 +219,7 @@ def load_map(
         ValueError: ``players`` is less than 1.
     """
     check = check_map(path, name_property=name_property, links=links, players=players,
-                      merge_by_name=merge_by_name)
+                      merge_by_name=merge_by_name, progress=progress)
     if len(check.errors) == 1:
         raise MapError(f"{check.path}: {check.errors[0]}", list(check.errors))
     if check.errors:

@@ -304,12 +304,18 @@ class GameSetup:
         links = [tuple(side.strip() for side in p.split("=", 1)) for p in parts]
         try:
             return resolve_map(path, players=players, name_property=self.name_property.value.strip() or None,
-                               links=links or None, merge_by_name=self.merge.value)
+                               links=links or None, merge_by_name=self.merge.value, progress=self._checking)
         except MapError as error:
             raise MapError(form_words(str(error)), [form_words(p) for p in error.problems]) from None
         except OSError as error:
             raise MapError(_("cannot read the map file {path}: {error}")
                            .format(path=path, error=error.strerror or error)) from None
+
+    def _checking(self, step: str) -> None:
+        """Say under the form what a long check of the teacher's map is doing (a 100 MB map takes
+        minutes: issue 25); each update reaches the page while the check runs."""
+        self.error.value = '<div class="tnb-note" style="font-size:16px">{}</div>'.format(
+            escape(_("Checking your map file: {step}…").format(step=step)))
 
     def _show_bot_seats(self) -> None:
         bots = find_rule_set(self.rules.value).players - 1
